@@ -1,0 +1,1 @@
+//! Benchmarks, sweeps and regression runs for cutoff (grows with the benchmark issue).

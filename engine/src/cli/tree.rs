@@ -1,0 +1,10 @@
+//! (being written)
+
+/// Arguments (being written).
+#[derive(clap::Args)]
+pub struct Args {}
+
+/// Runs the subcommand (being written).
+pub fn run(_args: &Args) -> super::CliResult {
+    Err("not implemented yet".into())
+}

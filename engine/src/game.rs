@@ -1,0 +1,179 @@
+//! The game model: two-player, zero-sum, perfect-information games.
+//!
+//! Positions are small `Copy` values and moves produce a new position (copy-make) rather than
+//! mutating one in place (make/unmake). Every game here fits its position in a few machine words
+//! (two bitboards for Connect Four, a vertex mask for the control game, a node index for a
+//! hand-written tree), so a copy costs less than the bookkeeping an unmake would need, undo is
+//! free, and a parallel search can hand a position to another thread without sharing state.
+
+use std::fmt::Debug;
+
+/// A game value. Terminal utilities and evaluations stay well inside `-INF..=INF`.
+pub type Value = i32;
+
+/// A bound larger than any value a game produces; `-INF` and `INF` open the full window.
+pub const INF: Value = 1 << 30;
+
+/// The two players. `First` moves first and is the MAX player of minimax.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// The player who moves first (MAX).
+    First,
+    /// The player who moves second (MIN).
+    Second,
+}
+
+impl Player {
+    /// The other player.
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+
+    /// +1 for `First` (MAX), -1 for `Second` (MIN): turns a side-to-move value into MAX's view.
+    pub fn sign(self) -> Value {
+        match self {
+            Player::First => 1,
+            Player::Second => -1,
+        }
+    }
+}
+
+/// A bad position, move or game description: the message names what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError(pub String);
+
+impl std::fmt::Display for GameError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+impl GameError {
+    /// A new error with the given message.
+    pub fn new(msg: impl Into<String>) -> Self {
+        GameError(msg.into())
+    }
+}
+
+/// A fixed-capacity list of moves kept inline, so generating moves never touches the heap.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveList<M: Copy + Default, const N: usize> {
+    items: [M; N],
+    len: usize,
+}
+
+impl<M: Copy + Default, const N: usize> Default for MoveList<M, N> {
+    fn default() -> Self {
+        MoveList {
+            items: [M::default(); N],
+            len: 0,
+        }
+    }
+}
+
+/// What a search needs of a game's move list: clear, push, read and reorder in place.
+pub trait MoveBuffer<M: Copy>: Default + Clone + Send + Sync {
+    /// Largest number of moves the buffer can hold.
+    const CAPACITY: usize;
+    /// Empties the list.
+    fn clear(&mut self);
+    /// Appends a move. Panics only if a game generates more moves than its declared capacity,
+    /// which is a bug in that game, not a reachable input error.
+    fn push(&mut self, mv: M);
+    /// The moves in order.
+    fn as_slice(&self) -> &[M];
+    /// The moves in order, mutable so a search can reorder them.
+    fn as_mut_slice(&mut self) -> &mut [M];
+    /// Number of moves.
+    fn len(&self) -> usize {
+        self.as_slice().len()
+    }
+    /// True when there are no moves.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl<M: Copy + Default + Send + Sync, const N: usize> MoveBuffer<M> for MoveList<M, N> {
+    const CAPACITY: usize = N;
+
+    #[inline]
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    #[inline]
+    fn push(&mut self, mv: M) {
+        self.items[self.len] = mv;
+        self.len += 1;
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[M] {
+        &self.items[..self.len]
+    }
+
+    #[inline]
+    fn as_mut_slice(&mut self) -> &mut [M] {
+        &mut self.items[..self.len]
+    }
+}
+
+/// A two-player, zero-sum, perfect-information game (the classic formulation: initial state,
+/// player to move, legal moves, result of a move, terminal test and utility).
+///
+/// Values follow the negamax convention: a terminal utility or an evaluation is seen from the
+/// side to move in that position.
+pub trait Game: Sync {
+    /// A position: small and `Copy` (see the module comment for why copy-make).
+    type Pos: Copy + Send + Sync + Debug;
+    /// A move.
+    type Move: Copy + Eq + Send + Sync + Debug + Default;
+    /// The inline move list this game fills.
+    type Moves: MoveBuffer<Self::Move>;
+
+    /// The game's name as the command line spells it.
+    fn name(&self) -> &'static str;
+
+    /// The starting position this game object was set up with.
+    fn initial(&self) -> Self::Pos;
+
+    /// The player to move in `pos`.
+    fn to_move(&self, pos: &Self::Pos) -> Player;
+
+    /// Terminal test and utility in one call, because most games find both at once:
+    /// `Some(utility)` from the side to move if the game is over, else `None`.
+    fn outcome(&self, pos: &Self::Pos) -> Option<Value>;
+
+    /// Writes the legal moves of a non-terminal position into `out` (cleared first), in the
+    /// game's preferred order.
+    fn moves(&self, pos: &Self::Pos, out: &mut Self::Moves);
+
+    /// The position after `mv`, which must be legal in `pos`.
+    fn play(&self, pos: &Self::Pos, mv: Self::Move) -> Self::Pos;
+
+    /// A 64-bit key identifying the position (for transposition tables): equal positions, with
+    /// the same side to move, have equal keys.
+    fn key(&self, pos: &Self::Pos) -> u64;
+
+    /// Static evaluation from the side to move, used at the horizon of a depth-limited search.
+    /// The default knows nothing and calls every unfinished position even.
+    fn evaluate(&self, _pos: &Self::Pos) -> Value {
+        0
+    }
+
+    /// An upper bound on the number of plies left from `pos` to the end of the game; searches
+    /// size their per-ply stack with it.
+    fn max_plies(&self, pos: &Self::Pos) -> usize;
+
+    /// The move in the notation the command line uses.
+    fn format_move(&self, pos: &Self::Pos, mv: Self::Move) -> String;
+
+    /// Reads a move in the command line's notation, checking that it is legal in `pos`.
+    fn parse_move(&self, pos: &Self::Pos, text: &str) -> Result<Self::Move, GameError>;
+}

@@ -1,0 +1,7 @@
+//! The games, one file each.
+
+pub mod control;
+pub mod random_tree;
+pub mod takeaway;
+pub mod tictactoe;
+pub mod tree;

@@ -1,0 +1,55 @@
+//! The `cutoff` command: solve positions, walk through hand-written trees, answer judge
+//! problems.
+
+mod cli;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// cutoff: game-tree search engine.
+#[derive(Parser)]
+#[command(name = "cutoff", version, about = "Game-tree search engine: minimax, alpha-beta and friends")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Solve a game position and print its value, best move and principal variation.
+    Solve(cli::solve::Args),
+    /// Search a hand-written tree from a file; optionally trace the walk or draw it.
+    Tree(cli::tree::Args),
+    /// Answer a judge problem read from standard input (ural1195, control).
+    Judge(cli::judge::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // One line, naming the problem; clap's first line does exactly that.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{}", first.trim());
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match &cli.command {
+        Command::Solve(args) => cli::solve::run(args),
+        Command::Tree(args) => cli::tree::run(args),
+        Command::Judge(args) => cli::judge::run(args),
+    };
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}

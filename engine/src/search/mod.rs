@@ -1,0 +1,285 @@
+//! Serial game-tree searches, one file per algorithm, all running in a [`Searcher`]: the game,
+//! a preallocated [`Arena`], the statistics and an [`Observer`] that can record a trace.
+
+mod ab;
+mod alphabeta;
+mod minimax;
+mod negamax;
+mod veb;
+
+use crate::arena::Arena;
+use crate::game::{Game, MoveBuffer, Value};
+use serde::Serialize;
+use std::fmt;
+use std::str::FromStr;
+
+/// What a search counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Nodes visited, the root included.
+    pub nodes: u64,
+    /// Leaves evaluated: terminal positions and positions at the depth limit.
+    pub leaves: u64,
+    /// Nodes that stopped early because a move reached the bound (fail-high).
+    pub cutoffs: u64,
+    /// Cutoffs made by the first move tried at the node.
+    pub first_move_cutoffs: u64,
+    /// Deepest ply reached (the root is ply 0).
+    pub max_ply: u32,
+}
+
+impl Stats {
+    /// Share of cutoffs made by the first move tried, in 0..=1 (0 when there were none).
+    pub fn first_move_cutoff_rate(&self) -> f64 {
+        if self.cutoffs == 0 {
+            0.0
+        } else {
+            self.first_move_cutoffs as f64 / self.cutoffs as f64
+        }
+    }
+}
+
+/// Receives the events of a search, for traces and walk-throughs. Every method has an empty
+/// default and searches are generic over the observer, so the plain search pays nothing.
+pub trait Observer<G: Game> {
+    /// A node's value is final (`value` from its side to move, negamax convention; at a node
+    /// that cut off, the bound it reached).
+    fn settled(&mut self, _ply: usize, _pos: &G::Pos, _value: Value) {}
+    /// The child `mv` of `parent` was not searched because the parent's value reached
+    /// `bound` (the parent's beta, from the parent's side to move).
+    fn pruned(&mut self, _ply: usize, _parent: &G::Pos, _mv: G::Move, _bound: Value) {}
+}
+
+/// The observer that records nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl<G: Game> Observer<G> for NoObserver {}
+
+/// The serial search algorithms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Minimax with explicit MAX and MIN levels, no pruning.
+    Minimax,
+    /// Negamax, `V(X) = max(-V(child))`, no pruning.
+    Negamax,
+    /// Alpha-beta with an (alpha, beta) window, fail-soft.
+    AlphaBeta,
+    /// Alpha-beta with an (alpha, beta) window, fail-hard.
+    AlphaBetaHard,
+    /// The course's single-bound alpha-beta `VEB(X, h, D)`: shallow cutoffs only.
+    Veb,
+    /// The course's two-bound alpha-beta `AB(X, h, LB, D)`: deep cutoffs too.
+    Ab,
+}
+
+impl Algorithm {
+    /// Every algorithm, for tests and sweeps.
+    pub const ALL: [Algorithm; 6] = [
+        Algorithm::Minimax,
+        Algorithm::Negamax,
+        Algorithm::AlphaBeta,
+        Algorithm::AlphaBetaHard,
+        Algorithm::Veb,
+        Algorithm::Ab,
+    ];
+
+    /// The name the command line uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::Negamax => "negamax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::AlphaBetaHard => "alphabeta-hard",
+            Algorithm::Veb => "veb",
+            Algorithm::Ab => "ab",
+        }
+    }
+}
+
+impl fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown algorithm '{s}' (expected one of: {})",
+                    Algorithm::ALL.map(|a| a.name()).join(", ")
+                )
+            })
+    }
+}
+
+/// The outcome of a search in the caller's hands.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The root's value from the side to move at the root.
+    pub value: Value,
+    /// The best root move (`None` at a terminal root).
+    pub best_move: Option<M>,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
+    /// What the search counted.
+    pub stats: Stats,
+    /// The algorithm that produced it.
+    pub algo: Algorithm,
+}
+
+/// A serial search in progress: the game, the per-ply arena, the statistics and an observer.
+/// Build it once (this allocates), then [`Searcher::run`] as often as wanted without
+/// allocating.
+pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
+    pub(crate) game: &'g G,
+    pub(crate) arena: Arena<G>,
+    /// Ply at which positions are evaluated instead of expanded.
+    pub(crate) horizon: usize,
+    pub(crate) stats: Stats,
+    pub(crate) obs: O,
+}
+
+impl<'g, G: Game> Searcher<'g, G, NoObserver> {
+    /// A searcher for `root`, searching at most `depth` plies (`None`: to the end of the game).
+    pub fn new(game: &'g G, root: G::Pos, depth: Option<usize>) -> Self {
+        Searcher::with_observer(game, root, depth, NoObserver)
+    }
+}
+
+impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
+    /// A searcher that reports its events to `obs`.
+    pub fn with_observer(game: &'g G, root: G::Pos, depth: Option<usize>, obs: O) -> Self {
+        let full = game.max_plies(&root);
+        let horizon = depth.map_or(full, |d| d.min(full));
+        Searcher {
+            game,
+            arena: Arena::new(root, horizon),
+            horizon,
+            stats: Stats::default(),
+            obs,
+        }
+    }
+
+    /// Runs `algo` from the root; returns the root value (side to move) and the best move.
+    /// The PV is left in [`Searcher::pv`]. Allocates nothing.
+    pub fn run(&mut self, algo: Algorithm) -> (Value, Option<G::Move>) {
+        let root = self.arena.ply(0).pos;
+        self.arena.reset(root);
+        self.stats = Stats::default();
+        let value = match algo {
+            Algorithm::Minimax => {
+                let side = self.game.to_move(&root);
+                side.sign() * self.minimax(0)
+            }
+            Algorithm::Negamax => self.negamax(0),
+            Algorithm::AlphaBeta => self.alphabeta(0, -crate::INF, crate::INF, false),
+            Algorithm::AlphaBetaHard => self.alphabeta(0, -crate::INF, crate::INF, true),
+            Algorithm::Veb => self.veb(0, crate::INF),
+            Algorithm::Ab => self.ab(0, -crate::INF, crate::INF),
+        };
+        (value, self.arena.pv().first().copied())
+    }
+
+    /// The principal variation of the last run.
+    pub fn pv(&self) -> &[G::Move] {
+        self.arena.pv()
+    }
+
+    /// The statistics of the last run.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// The observer, to read what it recorded.
+    pub fn observer(&self) -> &O {
+        &self.obs
+    }
+
+    /// Hands the observer back.
+    pub fn into_observer(self) -> O {
+        self.obs
+    }
+
+    /// Counts a node at `ply` and returns its value if it is a leaf (terminal or at the
+    /// horizon); the leaf is counted and settled.
+    #[inline]
+    pub(crate) fn enter(&mut self, ply: usize) -> Option<Value> {
+        self.stats.nodes += 1;
+        self.stats.max_ply = self.stats.max_ply.max(ply as u32);
+        let pos = self.arena.ply(ply).pos;
+        self.arena.ply_mut(ply).pv.clear();
+        let leaf = match self.game.outcome(&pos) {
+            Some(v) => Some(v),
+            None if ply >= self.horizon => Some(self.game.evaluate(&pos)),
+            None => None,
+        };
+        if let Some(v) = leaf {
+            self.stats.leaves += 1;
+            self.obs.settled(ply, &pos, v);
+        }
+        leaf
+    }
+
+    /// Fills ply `ply`'s move list and returns how many moves there are.
+    #[inline]
+    pub(crate) fn expand(&mut self, ply: usize) -> usize {
+        let p = self.arena.ply_mut(ply);
+        self.game.moves(&p.pos, &mut p.moves);
+        p.moves.len()
+    }
+
+    /// The `i`-th move at `ply`; writes the resulting position into ply `ply + 1`.
+    #[inline]
+    pub(crate) fn descend(&mut self, ply: usize, i: usize) -> G::Move {
+        let mv = self.arena.ply(ply).moves.as_slice()[i];
+        let child = self.game.play(&self.arena.ply(ply).pos, mv);
+        self.arena.ply_mut(ply + 1).pos = child;
+        mv
+    }
+
+    /// Records a fail-high at `ply` by move number `i` and reports the moves it pruned.
+    #[inline]
+    pub(crate) fn cutoff(&mut self, ply: usize, i: usize, bound: Value) {
+        self.stats.cutoffs += 1;
+        if i == 0 {
+            self.stats.first_move_cutoffs += 1;
+        }
+        let n = self.arena.ply(ply).moves.len();
+        for j in i + 1..n {
+            let p = self.arena.ply(ply);
+            let (pos, mv) = (p.pos, p.moves.as_slice()[j]);
+            self.obs.pruned(ply, &pos, mv, bound);
+        }
+    }
+
+    /// Reports that the node at `ply` settled on `value`.
+    #[inline]
+    pub(crate) fn settle(&mut self, ply: usize, value: Value) {
+        let pos = self.arena.ply(ply).pos;
+        self.obs.settled(ply, &pos, value);
+    }
+}
+
+/// Searches `root` with `algo` to `depth` plies (`None`: to the end) and returns the result.
+pub fn search<G: Game>(
+    game: &G,
+    root: G::Pos,
+    algo: Algorithm,
+    depth: Option<usize>,
+) -> SearchResult<G::Move> {
+    let mut s = Searcher::new(game, root, depth);
+    let (value, best_move) = s.run(algo);
+    SearchResult {
+        value,
+        best_move,
+        pv: s.pv().to_vec(),
+        stats: s.stats(),
+        algo,
+    }
+}

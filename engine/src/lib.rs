@@ -16,6 +16,7 @@ pub mod games;
 pub mod judge;
 pub mod search;
 pub mod trace;
+pub mod tt;
 
 pub use game::{Game, GameError, MoveBuffer, MoveList, Player, Value, INF};
 pub use search::{search, Algorithm, SearchResult, Searcher, Stats};

@@ -1,5 +1,6 @@
 //! The games, one file each.
 
+pub mod connect4;
 pub mod control;
 pub mod random_tree;
 pub mod takeaway;

@@ -1,0 +1,366 @@
+//! Connect Four on the standard 7x6 board, as two bitboards.
+//!
+//! Bit layout: column `c` owns bits `7c .. 7c+6`; bits `7c .. 7c+5` are its six cells from the
+//! bottom up and bit `7c+6` is a guard that is always empty, so shifting a bitboard by 1 (up),
+//! 7 (sideways), 6 or 8 (diagonals) never carries a line from one column into the next.
+//!
+//! A position keeps the stones of the side to move (`current`) and all stones (`mask`). Since
+//! `mask + bottom` sets exactly one extra bit per column (the lowest empty cell),
+//! `current + mask` identifies a position uniquely: that sum is the key.
+//!
+//! Scores follow the usual solver convention, from the side to move: a win with the winner's
+//! k-th stone is worth `22 - k`, a loss `k - 22`, a draw 0.
+
+use crate::game::{Game, GameError, MoveList, Player, Value};
+
+/// Board width (columns).
+pub const WIDTH: u32 = 7;
+/// Board height (rows).
+pub const HEIGHT: u32 = 6;
+/// Number of cells.
+pub const CELLS: u32 = WIDTH * HEIGHT;
+/// Bits per column: the cells plus one guard bit.
+const COL_BITS: u32 = HEIGHT + 1;
+/// The bottom cell of every column.
+pub const BOTTOM: u64 = bottom_mask();
+/// Every playable cell.
+pub const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
+/// Best possible score: a win with the first stone (never reachable, but a safe bound).
+pub const MAX_SCORE: Value = (CELLS as Value + 1) / 2 - 3;
+/// Worst possible score.
+pub const MIN_SCORE: Value = -(CELLS as Value) / 2 + 3;
+/// Columns from the centre outwards: central columns take part in more lines.
+pub const CENTRE_ORDER: [u8; WIDTH as usize] = [3, 2, 4, 1, 5, 0, 6];
+
+const fn bottom_mask() -> u64 {
+    let mut m = 0;
+    let mut c = 0;
+    while c < WIDTH {
+        m |= 1 << (c * COL_BITS);
+        c += 1;
+    }
+    m
+}
+
+/// The bottom cell of column `col`.
+#[inline]
+pub const fn bottom_cell(col: u32) -> u64 {
+    1 << (col * COL_BITS)
+}
+
+/// The top cell of column `col`.
+#[inline]
+pub const fn top_cell(col: u32) -> u64 {
+    1 << (HEIGHT - 1 + col * COL_BITS)
+}
+
+/// All cells of column `col`.
+#[inline]
+pub const fn column_cells(col: u32) -> u64 {
+    ((1 << HEIGHT) - 1) << (col * COL_BITS)
+}
+
+/// True if the stones `p` contain four in a row in any direction.
+#[inline]
+pub fn has_four(p: u64) -> bool {
+    // Directions: 1 vertical, 7 horizontal, 6 and 8 the diagonals.
+    for s in [1, COL_BITS, COL_BITS - 1, COL_BITS + 1] {
+        let pairs = p & (p >> s);
+        if pairs & (pairs >> (2 * s)) != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// The empty cells that would complete four in a row for the stones `p` (`mask`: all
+/// stones), whether or not they can be played now.
+#[inline]
+pub fn winning_cells(p: u64, mask: u64) -> u64 {
+    // Vertical: three stones right below the cell.
+    let mut r = (p << 1) & (p << 2) & (p << 3);
+    for s in [COL_BITS, COL_BITS - 1, COL_BITS + 1] {
+        // Two stones on the low side: xx? with a third on either end.
+        let low = (p << s) & (p << (2 * s));
+        r |= low & (p << (3 * s));
+        r |= low & (p >> s);
+        // Two stones on the high side.
+        let high = (p >> s) & (p >> (2 * s));
+        r |= high & (p << s);
+        r |= high & (p >> (3 * s));
+    }
+    r & (BOARD ^ mask)
+}
+
+/// A Connect Four position: the side to move's stones, all stones, and the number of moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Board {
+    /// Stones of the side to move.
+    pub current: u64,
+    /// All stones.
+    pub mask: u64,
+    /// Stones played so far.
+    pub moves: u32,
+}
+
+impl Board {
+    /// True if column `col` has room.
+    #[inline]
+    pub fn can_play(&self, col: u32) -> bool {
+        self.mask & top_cell(col) == 0
+    }
+
+    /// Plays the stone given as a one-bit mask (the lowest empty cell of a column).
+    #[inline]
+    pub fn play_cell(&self, cell: u64) -> Board {
+        Board {
+            current: self.current ^ self.mask,
+            mask: self.mask | cell,
+            moves: self.moves + 1,
+        }
+    }
+
+    /// Plays column `col`, which must have room.
+    #[inline]
+    pub fn play_col(&self, col: u32) -> Board {
+        self.play_cell((self.mask + bottom_cell(col)) & column_cells(col))
+    }
+
+    /// The cells that can be played now (the lowest empty cell of each column with room).
+    #[inline]
+    pub fn playable(&self) -> u64 {
+        (self.mask + BOTTOM) & BOARD
+    }
+
+    /// Stones of the player who just moved.
+    #[inline]
+    pub fn opponent(&self) -> u64 {
+        self.current ^ self.mask
+    }
+
+    /// True if the player who just moved has four in a row.
+    #[inline]
+    pub fn last_mover_won(&self) -> bool {
+        has_four(self.opponent())
+    }
+
+    /// True if the side to move can win with its next stone.
+    #[inline]
+    pub fn can_win_next(&self) -> bool {
+        winning_cells(self.current, self.mask) & self.playable() != 0
+    }
+
+    /// True if playing column `col` wins at once for the side to move.
+    #[inline]
+    pub fn is_winning_move(&self, col: u32) -> bool {
+        winning_cells(self.current, self.mask) & self.playable() & column_cells(col) != 0
+    }
+
+    /// The unique key of the position (see the module comment).
+    #[inline]
+    pub fn key(&self) -> u64 {
+        self.current + self.mask
+    }
+
+    /// Playable cells that do not lose at once, assuming the side to move cannot win at once:
+    /// if the opponent threatens to win in one cell we must play there (and with two such
+    /// threats every move loses: empty result), and we never play right below an opponent's
+    /// winning cell.
+    #[inline]
+    pub fn non_losing_moves(&self) -> u64 {
+        let mut playable = self.playable();
+        let threats = winning_cells(self.opponent(), self.mask);
+        let forced = playable & threats;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                return 0;
+            }
+            playable = forced;
+        }
+        playable & !(threats >> 1)
+    }
+
+    /// Number of winning cells the side to move would have after playing `cell`: the
+    /// threat-count ordering hint.
+    #[inline]
+    pub fn threats_after(&self, cell: u64) -> u32 {
+        winning_cells(self.current | cell, self.mask).count_ones()
+    }
+
+    /// The stone count of the side to move's next stone (1-based).
+    #[inline]
+    pub fn next_stone(&self) -> u32 {
+        self.moves / 2 + 1
+    }
+}
+
+/// Connect Four from a given start position.
+#[derive(Clone, Debug)]
+pub struct Connect4 {
+    start: Board,
+}
+
+impl Default for Connect4 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Connect4 {
+    /// The empty board.
+    pub fn new() -> Self {
+        Connect4 {
+            start: Board::default(),
+        }
+    }
+
+    /// The position reached by playing the columns in `moves` (`1`..`7`, leftmost first) from
+    /// the empty board; the empty string is the empty board.
+    pub fn from_moves(moves: &str) -> Result<Self, GameError> {
+        let mut b = Board::default();
+        for (i, ch) in moves.trim().chars().enumerate() {
+            let col = match ch {
+                '1'..='7' => ch as u32 - '1' as u32,
+                _ => {
+                    return Err(GameError::new(format!(
+                        "bad move '{ch}' at position {} of the move string (columns are 1 to 7)",
+                        i + 1
+                    )))
+                }
+            };
+            if b.last_mover_won() {
+                return Err(GameError::new(format!(
+                    "move {} ('{ch}') comes after the game ended with four in a row",
+                    i + 1
+                )));
+            }
+            if !b.can_play(col) {
+                return Err(GameError::new(format!(
+                    "move {} plays column {} which is full",
+                    i + 1,
+                    col + 1
+                )));
+            }
+            b = b.play_col(col);
+        }
+        Ok(Connect4 { start: b })
+    }
+
+    /// The start position.
+    pub fn board(&self) -> Board {
+        self.start
+    }
+}
+
+impl Game for Connect4 {
+    type Pos = Board;
+    type Move = u8;
+    type Moves = MoveList<u8, { WIDTH as usize }>;
+
+    fn name(&self) -> &'static str {
+        "connect4"
+    }
+
+    fn initial(&self) -> Board {
+        self.start
+    }
+
+    fn to_move(&self, pos: &Board) -> Player {
+        if pos.moves % 2 == 0 {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    fn outcome(&self, pos: &Board) -> Option<Value> {
+        if pos.last_mover_won() {
+            // The winner's stone count is ceil(moves / 2).
+            let k = pos.moves.div_ceil(2) as Value;
+            Some(k - 22)
+        } else if pos.moves == CELLS {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    fn moves(&self, pos: &Board, out: &mut Self::Moves) {
+        use crate::game::MoveBuffer;
+        out.clear();
+        for c in CENTRE_ORDER {
+            if pos.can_play(c as u32) {
+                out.push(c);
+            }
+        }
+    }
+
+    fn play(&self, pos: &Board, mv: u8) -> Board {
+        pos.play_col(mv as u32)
+    }
+
+    fn key(&self, pos: &Board) -> u64 {
+        pos.key()
+    }
+
+    fn max_plies(&self, pos: &Board) -> usize {
+        (CELLS - pos.moves) as usize
+    }
+
+    fn format_move(&self, _pos: &Board, mv: u8) -> String {
+        (mv + 1).to_string()
+    }
+
+    fn parse_move(&self, pos: &Board, text: &str) -> Result<u8, GameError> {
+        let col: u32 = match text.trim().parse() {
+            Ok(c @ 1..=7) => c,
+            _ => {
+                return Err(GameError::new(format!(
+                    "bad column '{text}' (columns are 1 to 7)"
+                )))
+            }
+        };
+        if !pos.can_play(col - 1) {
+            return Err(GameError::new(format!("column {col} is full")));
+        }
+        Ok((col - 1) as u8)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vertical_and_horizontal_fours_are_seen() {
+        // First player stacks column 1 four times while the second plays column 2.
+        let g = Connect4::from_moves("1212121").unwrap();
+        assert!(g.board().last_mover_won());
+        assert_eq!(g.outcome(&g.board()), Some(4 - 22));
+        let g = Connect4::from_moves("1122334").unwrap();
+        assert!(g.board().last_mover_won());
+    }
+
+    #[test]
+    fn bad_move_strings_are_rejected() {
+        assert!(Connect4::from_moves("1238").is_err());
+        assert!(Connect4::from_moves("1111111").is_err());
+        assert!(Connect4::from_moves("12121212").is_err());
+        assert!(Connect4::from_moves("").is_ok());
+    }
+
+    #[test]
+    fn winning_cells_match_brute_force() {
+        // Every empty cell flagged must complete four when filled, and every such cell is flagged.
+        let g = Connect4::from_moves("4453655").unwrap();
+        let b = g.board();
+        let w = winning_cells(b.current, b.mask);
+        for bit in 0..64 {
+            let cell = 1u64 << bit;
+            if cell & BOARD == 0 || cell & b.mask != 0 {
+                continue;
+            }
+            assert_eq!(w & cell != 0, has_four(b.current | cell), "cell {bit}");
+        }
+    }
+}

@@ -14,6 +14,9 @@ pub type Value = i32;
 /// A bound larger than any value a game produces; `-INF` and `INF` open the full window.
 pub const INF: Value = 1 << 30;
 
+/// The move code meaning "no move" (see [`Game::move_code`]).
+pub const NO_CODE: u8 = 0xFF;
+
 /// The two players. `First` moves first and is the MAX player of minimax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Player {
@@ -170,6 +173,49 @@ pub trait Game: Sync {
     /// An upper bound on the number of plies left from `pos` to the end of the game; searches
     /// size their per-ply stack with it.
     fn max_plies(&self, pos: &Self::Pos) -> usize;
+
+    /// A compact code for `mv` (0..=254), stored as the best move in the transposition
+    /// table; [`NO_CODE`] (the default) means this game's moves are not stored.
+    fn move_code(&self, _mv: Self::Move) -> u8 {
+        NO_CODE
+    }
+
+    /// The range every value of this game lies in (terminal utilities and evaluations); the
+    /// null-window solver bisects it.
+    fn value_range(&self) -> (Value, Value) {
+        (-INF + 1, INF - 1)
+    }
+
+    /// Game knowledge for the table-driven searches (PVS, MTD(f), the null-window solver): the
+    /// exact value of a non-terminal position when it is known without search (an immediate
+    /// win, say). The plain searches never call it, so their node counts stay textbook figures.
+    fn quick_value(&self, _pos: &Self::Pos) -> Option<Value> {
+        None
+    }
+
+    /// Bounds on the value of a non-terminal position for which [`Game::quick_value`] gave
+    /// nothing (the table-driven searches narrow their window with them).
+    fn value_bounds(&self, _pos: &Self::Pos) -> (Value, Value) {
+        self.value_range()
+    }
+
+    /// The moves the table-driven searches try, after [`Game::quick_value`] gave nothing: the
+    /// game may leave out moves it can prove no better than one it keeps (at least one stays).
+    fn search_moves(&self, pos: &Self::Pos, out: &mut Self::Moves) {
+        self.moves(pos, out)
+    }
+
+    /// A static ordering hint: moves with higher hints are tried earlier (after the table move
+    /// and the killers). The default keeps the generation order.
+    fn move_hint(&self, _pos: &Self::Pos, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// The ordering heuristics that suit this game (all of them by default). Connect Four, for
+    /// one, orders best by threats and centre alone: killers and history only get in the way.
+    fn default_ordering(&self) -> crate::ordering::OrderingConfig {
+        crate::ordering::OrderingConfig::default()
+    }
 
     /// The move in the notation the command line uses.
     fn format_move(&self, pos: &Self::Pos, mv: Self::Move) -> String;

@@ -13,6 +13,7 @@
 pub mod arena;
 pub mod game;
 pub mod games;
+pub mod ordering;
 pub mod judge;
 pub mod search;
 pub mod trace;

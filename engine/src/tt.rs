@@ -23,8 +23,7 @@ pub enum Bound {
     Upper,
 }
 
-/// Best move slot meaning "none".
-pub const NO_MOVE: u8 = 0xFF;
+pub use crate::game::NO_CODE as NO_MOVE;
 
 /// One table entry, unpacked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,7 +32,7 @@ pub struct Entry {
     pub value: i16,
     /// How `value` bounds the true value.
     pub bound: Bound,
-    /// Best or refuting move as the game's move code, `NO_MOVE` if none.
+    /// Best or refuting move as the game's move code, [`NO_MOVE`] if none.
     pub mv: u8,
     /// Remaining depth the value was searched to.
     pub depth: u8,
@@ -189,6 +188,23 @@ impl TranspositionTable {
     fn cluster(&self, key: u64) -> &Cluster {
         // The mask keeps the index below the cluster count, a power of two.
         &self.clusters[(index_hash(key) & self.mask) as usize]
+    }
+
+    /// Asks the processor to start loading `key`'s cluster, so that a probe made a little
+    /// later does not wait for memory. A hint only: it never changes what a probe returns.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.cluster(key) as *const Cluster as *const i8;
+            // SAFETY: prefetching is a hint that never faults and reads nothing into the
+            // program; `p` points into our own live allocation anyway, and SSE is part of the
+            // x86_64 baseline.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks `key` up. Key 0 is never stored (an empty slot reads as key 0), so callers

@@ -3,15 +3,25 @@
 
 mod ab;
 mod alphabeta;
+mod iterative;
 mod minimax;
+mod mtdf;
 mod negamax;
+mod nullwindow;
+mod pvs;
 mod veb;
+
+pub use iterative::{iterative_deepening, Deepening, Iteration};
 
 use crate::arena::Arena;
 use crate::game::{Game, MoveBuffer, Value};
+use crate::ordering::{MoveOrdering, OrderingConfig};
+use crate::tt::{TranspositionTable, TtStats};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Instant;
 
 /// What a search counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
@@ -71,18 +81,32 @@ pub enum Algorithm {
     Veb,
     /// The course's two-bound alpha-beta `AB(X, h, LB, D)`: deep cutoffs too.
     Ab,
+    /// Principal variation search (NegaScout) with the table and move ordering.
+    Pvs,
+    /// MTD(f): a sequence of null-window searches converging on the value, with the table.
+    Mtdf,
+    /// Exact solving by bisecting the value range with null-window searches, with the table.
+    Solve,
 }
 
 impl Algorithm {
     /// Every algorithm, for tests and sweeps.
-    pub const ALL: [Algorithm; 6] = [
+    pub const ALL: [Algorithm; 9] = [
         Algorithm::Minimax,
         Algorithm::Negamax,
         Algorithm::AlphaBeta,
         Algorithm::AlphaBetaHard,
         Algorithm::Veb,
         Algorithm::Ab,
+        Algorithm::Pvs,
+        Algorithm::Mtdf,
+        Algorithm::Solve,
     ];
+
+    /// True for the searches that use the table, move ordering and game knowledge hooks.
+    pub fn uses_table(self) -> bool {
+        matches!(self, Algorithm::Pvs | Algorithm::Mtdf | Algorithm::Solve)
+    }
 
     /// The name the command line uses.
     pub fn name(self) -> &'static str {
@@ -93,6 +117,9 @@ impl Algorithm {
             Algorithm::AlphaBetaHard => "alphabeta-hard",
             Algorithm::Veb => "veb",
             Algorithm::Ab => "ab",
+            Algorithm::Pvs => "pvs",
+            Algorithm::Mtdf => "mtdf",
+            Algorithm::Solve => "solve",
         }
     }
 }
@@ -143,7 +170,35 @@ pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
     pub(crate) horizon: usize,
     pub(crate) stats: Stats,
     pub(crate) obs: O,
+    /// The shared table, for the table-driven searches.
+    pub(crate) tt: Option<&'g TranspositionTable>,
+    pub(crate) tt_stats: TtStats,
+    pub(crate) ordering: MoveOrdering,
+    pub(crate) limits: Limits<'g>,
+    /// Set once a limit is hit: every search unwinds at once and its result is discarded.
+    pub(crate) stopped: bool,
+    /// Node count at which the limits are next checked.
+    pub(crate) next_check: u64,
+    /// Solve only win, draw or loss (the null-window solver bisects -1..=1).
+    pub(crate) weak: bool,
+    /// Whether the null-window solver also finds a best move and line (an extra pass).
+    pub(crate) want_move: bool,
 }
+
+/// When a search must stop early. A stopped search's result is thrown away by its caller
+/// (iterative deepening keeps the last finished iteration).
+#[derive(Clone, Copy, Default)]
+pub struct Limits<'a> {
+    /// Stop after this many nodes.
+    pub nodes: Option<u64>,
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when this flag is raised (by another thread, a signal handler, a timer).
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// How many nodes pass between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 4096;
 
 impl<'g, G: Game> Searcher<'g, G, NoObserver> {
     /// A searcher for `root`, searching at most `depth` plies (`None`: to the end of the game).
@@ -163,7 +218,91 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             horizon,
             stats: Stats::default(),
             obs,
+            tt: None,
+            tt_stats: TtStats::default(),
+            ordering: MoveOrdering::new(horizon, game.default_ordering()),
+            limits: Limits::default(),
+            stopped: false,
+            next_check: CHECK_EVERY,
+            weak: false,
+            want_move: true,
         }
+    }
+
+    /// Lets the table-driven searches use `tt` (shared with other threads, if any).
+    pub fn with_table(mut self, tt: &'g TranspositionTable) -> Self {
+        self.tt = Some(tt);
+        self
+    }
+
+    /// Chooses the move-ordering heuristics of the table-driven searches.
+    pub fn with_ordering(mut self, config: OrderingConfig) -> Self {
+        self.ordering.config = config;
+        self
+    }
+
+    /// Sets the node, time and stop-flag limits.
+    pub fn with_limits(mut self, limits: Limits<'g>) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// Makes [`Algorithm::Solve`] settle for win, draw or loss.
+    pub fn weak(mut self, weak: bool) -> Self {
+        self.weak = weak;
+        self
+    }
+
+    /// Whether [`Algorithm::Solve`] also finds a best move and its line (default yes); test
+    /// suites that only check values skip that extra pass.
+    pub fn want_move(mut self, want: bool) -> Self {
+        self.want_move = want;
+        self
+    }
+
+    /// Sets the depth limit for the next run (at most the size of the arena).
+    pub fn set_horizon(&mut self, depth: usize) {
+        self.horizon = depth.min(self.arena.max_ply());
+    }
+
+    /// True if the last run hit a limit and its result is not to be trusted.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// The table counters of the runs so far.
+    pub fn tt_stats(&self) -> TtStats {
+        self.tt_stats
+    }
+
+    /// True once a node, time or stop-flag limit is reached.
+    fn over_budget(&mut self) -> bool {
+        if let Some(n) = self.limits.nodes {
+            if self.stats.nodes >= n {
+                return true;
+            }
+        }
+        if let Some(flag) = self.limits.stop {
+            if flag.load(Relaxed) {
+                return true;
+            }
+        }
+        if let Some(d) = self.limits.deadline {
+            if Instant::now() >= d {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Checks the limits every few thousand nodes; true once the search must unwind.
+    #[inline]
+    pub(crate) fn poll_stop(&mut self) -> bool {
+        if !self.stopped && self.stats.nodes >= self.next_check {
+            self.next_check = self.stats.nodes + CHECK_EVERY;
+            self.stopped = self.over_budget();
+        }
+        self.stopped
     }
 
     /// Runs `algo` from the root; returns the root value (side to move) and the best move.
@@ -172,6 +311,11 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let root = self.arena.ply(0).pos;
         self.arena.reset(root);
         self.stats = Stats::default();
+        self.stopped = false;
+        self.next_check = CHECK_EVERY.min(self.limits.nodes.unwrap_or(u64::MAX));
+        if let Some(tt) = self.tt {
+            tt.new_search();
+        }
         let value = match algo {
             Algorithm::Minimax => {
                 let side = self.game.to_move(&root);
@@ -182,6 +326,9 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             Algorithm::AlphaBetaHard => self.alphabeta(0, -crate::INF, crate::INF, true),
             Algorithm::Veb => self.veb(0, crate::INF),
             Algorithm::Ab => self.ab(0, -crate::INF, crate::INF),
+            Algorithm::Pvs => self.pvs(0, -crate::INF, crate::INF),
+            Algorithm::Mtdf => self.mtdf(0),
+            Algorithm::Solve => return self.solve(),
         };
         (value, self.arena.pv().first().copied())
     }

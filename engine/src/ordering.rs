@@ -1,0 +1,140 @@
+//! Move ordering for the table-driven searches: the table move first, then the killer moves of
+//! the ply, then the game's static hint, then the history heuristic.
+//!
+//! Killers and history are indexed by the game's move code ([`Game::move_code`]); games that
+//! give no codes are ordered by their hint alone. The tables belong to one searcher (one
+//! thread), so a parallel search gives each worker its own and nothing here is shared.
+
+use crate::game::{Game, MoveBuffer, Player, NO_CODE};
+
+/// Which ordering heuristics are on (all by default), so their worth can be measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderingConfig {
+    /// Try the table's best move first.
+    pub table_move: bool,
+    /// Try the ply's killer moves next.
+    pub killers: bool,
+    /// Use the game's static hint.
+    pub hint: bool,
+    /// Use the history heuristic.
+    pub history: bool,
+}
+
+impl Default for OrderingConfig {
+    fn default() -> Self {
+        OrderingConfig {
+            table_move: true,
+            killers: true,
+            hint: true,
+            history: true,
+        }
+    }
+}
+
+/// Per-searcher ordering state: two killers per ply and a history score per (side, move code).
+pub struct MoveOrdering {
+    /// The heuristics in use.
+    pub config: OrderingConfig,
+    killers: Vec<[u8; 2]>,
+    history: Box<[[u32; 256]; 2]>,
+}
+
+const TABLE_BONUS: i64 = 1 << 50;
+const KILLER_BONUS: i64 = 1 << 48;
+const HINT_SCALE: i64 = 1 << 24;
+
+impl MoveOrdering {
+    /// Ordering state for searches up to `plies` deep.
+    pub fn new(plies: usize, config: OrderingConfig) -> Self {
+        MoveOrdering {
+            config,
+            killers: vec![[NO_CODE; 2]; plies + 1],
+            history: Box::new([[0; 256]; 2]),
+        }
+    }
+
+    /// Forgets killers and history (between unrelated searches).
+    pub fn clear(&mut self) {
+        for k in &mut self.killers {
+            *k = [NO_CODE; 2];
+        }
+        for side in self.history.iter_mut() {
+            side.fill(0);
+        }
+    }
+
+    /// Sorts `moves` of `pos` at `ply` best first. Insertion sort: lists are short and it is
+    /// stable, so equal scores keep the game's generation order.
+    pub fn sort<G: Game>(
+        &self,
+        game: &G,
+        pos: &G::Pos,
+        ply: usize,
+        moves: &mut G::Moves,
+        table_move: u8,
+    ) {
+        let list = moves.as_mut_slice();
+        // The score array below holds 64 moves, every game's capacity; a longer list would
+        // keep its tail unsorted.
+        let n = list.len().min(64);
+        let list = &mut list[..n];
+        if list.len() < 2 {
+            return;
+        }
+        let side = (game.to_move(pos) == Player::Second) as usize;
+        let killers = self.killers[ply];
+        // Scores live beside the moves in a fixed array: no allocation.
+        let mut scores = [0i64; 64];
+        for (i, &mv) in list.iter().enumerate() {
+            let code = game.move_code(mv);
+            let mut s = 0i64;
+            if code != NO_CODE {
+                if self.config.table_move && code == table_move {
+                    s += TABLE_BONUS;
+                }
+                if self.config.killers && (code == killers[0] || code == killers[1]) {
+                    s += KILLER_BONUS;
+                }
+                if self.config.history {
+                    s += self.history[side][code as usize] as i64;
+                }
+            }
+            if self.config.hint {
+                s += game.move_hint(pos, mv) as i64 * HINT_SCALE;
+            }
+            scores[i] = s;
+        }
+        for i in 1..list.len() {
+            let (mv, s) = (list[i], scores[i]);
+            let mut j = i;
+            while j > 0 && scores[j - 1] < s {
+                list[j] = list[j - 1];
+                scores[j] = scores[j - 1];
+                j -= 1;
+            }
+            list[j] = mv;
+            scores[j] = s;
+        }
+    }
+
+    /// Records that the move with `code` caused a cutoff at `ply` with `depth` plies left.
+    pub fn record_cutoff(&mut self, side: Player, ply: usize, code: u8, depth: usize) {
+        if code == NO_CODE {
+            return;
+        }
+        let k = &mut self.killers[ply];
+        if k[0] != code {
+            k[1] = k[0];
+            k[0] = code;
+        }
+        let h = &mut self.history[(side == Player::Second) as usize][code as usize];
+        let bonus = (depth * depth).min(1 << 16) as u32;
+        *h = h.saturating_add(bonus);
+        if *h > 1 << 22 {
+            // Age the whole side so old successes fade and scores stay below the hint scale.
+            for v in self.history[(side == Player::Second) as usize].iter_mut() {
+                *v /= 2;
+            }
+        }
+    }
+}

@@ -16,6 +16,7 @@ pub mod games;
 pub mod ordering;
 pub mod judge;
 pub mod search;
+pub mod suite;
 pub mod trace;
 pub mod tt;
 

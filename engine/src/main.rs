@@ -22,6 +22,8 @@ enum Command {
     Tree(cli::tree::Args),
     /// Answer a judge problem read from standard input (ural1195, control).
     Judge(cli::judge::Args),
+    /// Solve every Connect Four position of a test set and check the expected scores.
+    Suite(cli::suite::Args),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => cli::solve::run(args),
         Command::Tree(args) => cli::tree::run(args),
         Command::Judge(args) => cli::judge::run(args),
+        Command::Suite(args) => cli::suite::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -260,6 +260,21 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         self
     }
 
+    /// Moves the searcher to a new root (searched to `depth` plies, `None`: to the end), keeping
+    /// its table, ordering settings and limits. Reallocates only if the arena is too small.
+    pub fn set_root(&mut self, root: G::Pos, depth: Option<usize>) {
+        let full = self.game.max_plies(&root);
+        let horizon = depth.map_or(full, |d| d.min(full));
+        if horizon > self.arena.max_ply() {
+            self.arena = Arena::new(root, horizon);
+            let config = self.ordering.config;
+            self.ordering = MoveOrdering::new(horizon, config);
+        } else {
+            self.arena.ply_mut(0).pos = root;
+        }
+        self.horizon = horizon;
+    }
+
     /// Sets the depth limit for the next run (at most the size of the arena).
     pub fn set_horizon(&mut self, depth: usize) {
         self.horizon = depth.min(self.arena.max_ply());

@@ -1,0 +1,91 @@
+//! `cutoff suite FILE`: solve every Connect Four position of a test set and check its score.
+
+use super::CliResult;
+use cutoff::suite::{parse_suite, run_suite};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+
+/// Arguments of `cutoff suite`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A file of `<moves> <score>` lines (see positions/connect4/).
+    pub file: String,
+    /// Weak solving: check only win, draw or loss.
+    #[arg(long)]
+    pub weak: bool,
+    /// Worker threads, each solving whole positions, all sharing one table.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
+    /// Solve only the first N positions.
+    #[arg(long)]
+    pub limit: Option<usize>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `cutoff suite`.
+pub fn run(args: &Args) -> CliResult {
+    let text = super::read_file(&args.file)?;
+    let mut lines = parse_suite(&text).map_err(|e| format!("{}: {e}", args.file))?;
+    if let Some(n) = args.limit {
+        lines.truncate(n.max(1));
+    }
+    if args.threads == 0 || args.threads > 1024 {
+        return Err(format!("--threads must be between 1 and 1024, got {}", args.threads));
+    }
+    if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
+        return Err(format!("--tt-mb must be between 1 and 1048576, got {}", args.tt_mb));
+    }
+    // A progress bar only for a person watching a terminal.
+    let bar = if std::io::stderr().is_terminal() {
+        let b = ProgressBar::new(lines.len() as u64);
+        b.set_style(
+            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})")
+                .map_err(|e| e.to_string())?,
+        );
+        b
+    } else {
+        ProgressBar::hidden()
+    };
+    let (results, summary) = run_suite(&lines, args.weak, args.threads, args.tt_mb, &|| bar.inc(1));
+    bar.finish_and_clear();
+    let wrong: Vec<_> = results.iter().filter(|r| r.value != r.expected).collect();
+    if args.json {
+        let mut obj = serde_json::to_value(&summary).map_err(|e| e.to_string())?;
+        if let serde_json::Value::Object(map) = &mut obj {
+            map.insert("file".into(), args.file.clone().into());
+            map.insert(
+                "wrong".into(),
+                serde_json::to_value(&wrong).map_err(|e| e.to_string())?,
+            );
+        }
+        println!("{obj}");
+    } else {
+        for r in &wrong {
+            println!(
+                "MISMATCH line {}: {} gave {} expected {}",
+                r.line, r.moves, r.value, r.expected
+            );
+        }
+        println!(
+            "{}: {} positions, {} mismatches, mean {:.0} nodes, mean {:.1} us, {:.0} K nodes/s ({} thread{}{})",
+            args.file,
+            summary.positions,
+            summary.mismatches,
+            summary.mean_nodes,
+            summary.mean_us,
+            summary.knps,
+            summary.threads,
+            if summary.threads == 1 { "" } else { "s" },
+            if summary.weak { ", weak" } else { "" }
+        );
+    }
+    if summary.mismatches > 0 {
+        return Err(format!("{} of {} positions gave the wrong score", summary.mismatches, summary.positions));
+    }
+    Ok(())
+}

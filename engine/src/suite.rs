@@ -1,0 +1,169 @@
+//! Connect Four position suites: files of `<moves> <score>` lines, solved one by one and
+//! checked against their expected scores.
+
+use crate::game::{Game, GameError, Value};
+use crate::games::connect4::Connect4;
+use crate::search::{Algorithm, Searcher};
+use crate::tt::{TranspositionTable, TtStats};
+use serde::Serialize;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// One line of a suite.
+#[derive(Clone, Debug)]
+pub struct SuiteLine {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// The position as its move string.
+    pub moves: String,
+    /// The position itself.
+    pub game: Connect4,
+    /// The expected exact score.
+    pub expected: Value,
+}
+
+/// Reads a suite; an error names the line and what is wrong with it.
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, GameError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split_whitespace();
+        let (Some(moves), Some(score), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(GameError::new(format!(
+                "line {}: expected '<moves> <score>', found '{line}'",
+                i + 1
+            )));
+        };
+        let expected: Value = score.parse().map_err(|_| {
+            GameError::new(format!("line {}: bad score '{score}'", i + 1))
+        })?;
+        let game = Connect4::from_moves(moves)
+            .map_err(|e| GameError::new(format!("line {}: {e}", i + 1)))?;
+        out.push(SuiteLine {
+            line: i + 1,
+            moves: moves.to_string(),
+            game,
+            expected,
+        });
+    }
+    if out.is_empty() {
+        return Err(GameError::new("the suite holds no positions"));
+    }
+    Ok(out)
+}
+
+/// The outcome of one position.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionResult {
+    /// 1-based line number.
+    pub line: usize,
+    /// The move string.
+    pub moves: String,
+    /// The score found (its sign only when weak).
+    pub value: Value,
+    /// The score expected (its sign only when weak).
+    pub expected: Value,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time in microseconds.
+    pub micros: f64,
+}
+
+/// A suite's totals.
+#[derive(Clone, Debug, Serialize)]
+pub struct SuiteSummary {
+    /// Positions solved.
+    pub positions: usize,
+    /// Positions whose score differed from the expected one.
+    pub mismatches: usize,
+    /// Mean nodes per position.
+    pub mean_nodes: f64,
+    /// Mean wall time per position, microseconds.
+    pub mean_us: f64,
+    /// Thousands of nodes per second over the whole run.
+    pub knps: f64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Weak (win/draw/loss) solving.
+    pub weak: bool,
+    /// Table counters.
+    pub tt: TtStats,
+}
+
+/// Solves every line with the null-window solver on `threads` threads sharing one table of
+/// `tt_mib` MiB; `progress` is called after each position. Returns the per-position results
+/// in file order and the summary.
+pub fn run_suite(
+    lines: &[SuiteLine],
+    weak: bool,
+    threads: usize,
+    tt_mib: usize,
+    progress: &(dyn Fn() + Sync),
+) -> (Vec<PositionResult>, SuiteSummary) {
+    let tt = TranspositionTable::new(tt_mib);
+    let threads = threads.clamp(1, lines.len());
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<PositionResult>>> = Mutex::new(vec![None; lines.len()]);
+    let tt_total = Mutex::new(TtStats::default());
+    let start = Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| {
+                // One searcher per thread, moved from root to root: no setup per position.
+                let game = Connect4::new();
+                let mut s = Searcher::new(&game, game.initial(), None)
+                    .with_table(&tt)
+                    .weak(weak)
+                    .want_move(false);
+                loop {
+                    let i = next.fetch_add(1, Relaxed);
+                    let Some(l) = lines.get(i) else { break };
+                    let t0 = Instant::now();
+                    s.set_root(l.game.board(), None);
+                    let (value, _) = s.run(Algorithm::Solve);
+                    let micros = t0.elapsed().as_secs_f64() * 1e6;
+                    let expected = if weak { l.expected.signum() } else { l.expected };
+                    let r = PositionResult {
+                        line: l.line,
+                        moves: l.moves.clone(),
+                        value,
+                        expected,
+                        nodes: s.stats().nodes,
+                        micros,
+                    };
+                    // The lock is taken once per position, far from the search itself.
+                    results.lock().expect("no thread panics while holding it")[i] = Some(r);
+                    progress();
+                }
+                tt_total
+                    .lock()
+                    .expect("no thread panics while holding it")
+                    .add(&s.tt_stats());
+            });
+        }
+    });
+    let elapsed = start.elapsed().as_secs_f64();
+    let results: Vec<PositionResult> = results
+        .into_inner()
+        .expect("workers finished")
+        .into_iter()
+        .flatten()
+        .collect();
+    let n = results.len().max(1) as f64;
+    let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+    let summary = SuiteSummary {
+        positions: results.len(),
+        mismatches: results.iter().filter(|r| r.value != r.expected).count(),
+        mean_nodes: nodes as f64 / n,
+        mean_us: results.iter().map(|r| r.micros).sum::<f64>() / n,
+        knps: nodes as f64 / elapsed.max(1e-9) / 1e3,
+        threads,
+        weak,
+        tt: tt_total.into_inner().expect("workers finished"),
+    };
+    (results, summary)
+}

@@ -73,6 +73,15 @@ impl<G: Game> Arena<G> {
         }
     }
 
+    /// Makes the single move `mv` the line of ply `p` (a node whose moves all failed low still
+    /// names its best one).
+    #[inline]
+    pub fn set_single(&mut self, p: usize, mv: G::Move) {
+        let row = &mut self.plies[p].pv;
+        row.clear();
+        row.push(mv);
+    }
+
     /// The principal variation from the root.
     pub fn pv(&self) -> &[G::Move] {
         &self.plies[0].pv

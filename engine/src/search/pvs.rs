@@ -95,6 +95,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         let nodes_before = self.stats.nodes;
         let mut best = -INF;
         let mut best_code = NO_CODE;
+        let mut best_move = None;
         let mut a = alpha;
         for i in 0..n {
             let mv = self.descend(ply, i);
@@ -113,6 +114,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             }
             if v > best {
                 best = v;
+                best_move = Some(mv);
                 best_code = self.game.move_code(mv);
                 if v > a {
                     a = v;
@@ -127,6 +129,12 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             }
         }
 
+        if ply == 0 && self.arena.pv().is_empty() {
+            // Every root move failed low: still name the best of them.
+            if let Some(mv) = best_move {
+                self.arena.set_single(0, mv);
+            }
+        }
         if let Some(tt) = self.tt {
             // Values outside the table's 16 bits are simply not stored.
             if let Ok(value) = i16::try_from(best) {

@@ -119,7 +119,7 @@ impl MoveOrdering {
 
     /// Records that the move with `code` caused a cutoff at `ply` with `depth` plies left.
     pub fn record_cutoff(&mut self, side: Player, ply: usize, code: u8, depth: usize) {
-        if code == NO_CODE {
+        if code == NO_CODE || !(self.config.killers || self.config.history) {
             return;
         }
         let k = &mut self.killers[ply];

@@ -345,7 +345,13 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             Algorithm::Mtdf => self.mtdf(0),
             Algorithm::Solve => return self.solve(),
         };
-        (value, self.arena.pv().first().copied())
+        let mut best = self.arena.pv().first().copied();
+        if best.is_none() && algo.uses_table() && !self.stopped {
+            // The game's knowledge can settle the root without a move (an immediate win):
+            // find the move that achieves the value.
+            best = self.root_move(value);
+        }
+        (value, best)
     }
 
     /// The principal variation of the last run.

@@ -41,7 +41,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
 
     /// A root move achieving `value` (a win, when weak), with its line in the PV; the first
     /// move when none can be shown to (a weak loss), `None` at a terminal root.
-    fn root_move(&mut self, value: Value) -> Option<G::Move> {
+    pub(crate) fn root_move(&mut self, value: Value) -> Option<G::Move> {
         let root = self.arena.ply(0).pos;
         self.arena.ply_mut(0).pv.clear();
         if self.game.outcome(&root).is_some() || self.horizon == 0 {

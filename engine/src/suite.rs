@@ -69,6 +69,8 @@ pub struct PositionResult {
     pub expected: Value,
     /// Nodes searched.
     pub nodes: u64,
+    /// Fail-high cutoffs, and those made by the first move tried.
+    pub cutoffs: (u64, u64),
     /// Wall time in microseconds.
     pub micros: f64,
 }
@@ -86,6 +88,8 @@ pub struct SuiteSummary {
     pub mean_us: f64,
     /// Thousands of nodes per second over the whole run.
     pub knps: f64,
+    /// Share of cutoffs made by the first move tried, over all positions.
+    pub first_move_cutoff_rate: f64,
     /// Worker threads.
     pub threads: usize,
     /// Weak (win/draw/loss) solving.
@@ -133,6 +137,7 @@ pub fn run_suite(
                         value,
                         expected,
                         nodes: s.stats().nodes,
+                        cutoffs: (s.stats().cutoffs, s.stats().first_move_cutoffs),
                         micros,
                     };
                     // The lock is taken once per position, far from the search itself.
@@ -161,6 +166,12 @@ pub fn run_suite(
         mean_nodes: nodes as f64 / n,
         mean_us: results.iter().map(|r| r.micros).sum::<f64>() / n,
         knps: nodes as f64 / elapsed.max(1e-9) / 1e3,
+        first_move_cutoff_rate: {
+            let (c, f) = results
+                .iter()
+                .fold((0, 0), |(c, f), r| (c + r.cutoffs.0, f + r.cutoffs.1));
+            f as f64 / c.max(1) as f64
+        },
         threads,
         weak,
         tt: tt_total.into_inner().expect("workers finished"),

@@ -72,13 +72,14 @@ pub fn run(args: &Args) -> CliResult {
             );
         }
         println!(
-            "{}: {} positions, {} mismatches, mean {:.0} nodes, mean {:.1} us, {:.0} K nodes/s ({} thread{}{})",
+            "{}: {} positions, {} mismatches, mean {:.0} nodes, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}% ({} thread{}{})",
             args.file,
             summary.positions,
             summary.mismatches,
             summary.mean_nodes,
             summary.mean_us,
             summary.knps,
+            100.0 * summary.first_move_cutoff_rate,
             summary.threads,
             if summary.threads == 1 { "" } else { "s" },
             if summary.weak { ", weak" } else { "" }

@@ -5,6 +5,10 @@
 //! The first move of a node is searched with the full window; the others with a null window
 //! around alpha, re-searched with the full window only when they beat alpha. Fail-soft
 //! throughout, so table entries get the tightest bounds seen.
+//!
+//! A node's work before and after its move loop (leaf and budget checks, game knowledge, table
+//! probe, move generation; table store) lives in [`Searcher::prologue`] and
+//! [`Searcher::epilogue`], which the parallel search shares.
 
 use super::{Observer, Searcher};
 use crate::game::{Game, MoveBuffer, Value, INF, NO_CODE};
@@ -13,15 +17,126 @@ use crate::tt::{Bound, Entry};
 /// Table depth meaning "searched to the end of the game": valid at any horizon.
 const TO_THE_END: u8 = u8::MAX;
 
+/// What a node's prologue leaves for its move loop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    /// The window, narrowed by the game's bounds and the table.
+    pub alpha: Value,
+    pub beta: Value,
+    pub key: u64,
+    /// The depth the node is searched to, as the table records it.
+    pub depth: u8,
+    /// Number of moves, generated and ordered at the node's ply.
+    pub moves: usize,
+    /// Node count when the node started (its subtree size goes into the table).
+    pub nodes_before: u64,
+}
+
+/// The best move found by a node's loop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Best<M> {
+    pub value: Value,
+    pub mv: Option<M>,
+    pub code: u8,
+}
+
+impl<M> Best<M> {
+    pub(crate) fn none() -> Self {
+        Best {
+            value: -INF,
+            mv: None,
+            code: NO_CODE,
+        }
+    }
+}
+
 impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// PVS value of the node at `ply` within `(alpha, beta)`, fail-soft.
-    pub(crate) fn pvs(&mut self, ply: usize, mut alpha: Value, mut beta: Value) -> Value {
+    pub(crate) fn pvs(&mut self, ply: usize, alpha: Value, beta: Value) -> Value {
+        let node = match self.prologue(ply, alpha, beta) {
+            Ok(node) => node,
+            Err(v) => return v,
+        };
+        let mut best = Best::none();
+        let mut a = node.alpha;
+        for i in 0..node.moves {
+            let v = self.pvs_child(ply, i, a, node.beta);
+            if self.stopped {
+                return 0;
+            }
+            if self.improve(ply, i, v, &mut best, &mut a, node.beta) {
+                break;
+            }
+        }
+        self.epilogue(ply, &node, &best);
+        best.value
+    }
+
+    /// Searches move `i` of the node at `ply` the PVS way: the first with the full window
+    /// `(a, beta)`, the others with a null window first. Returns its value from `ply`'s side.
+    #[inline]
+    pub(crate) fn pvs_child(&mut self, ply: usize, i: usize, a: Value, beta: Value) -> Value {
+        self.descend(ply, i);
+        if i == 0 {
+            return -self.pvs(ply + 1, -beta, -a);
+        }
+        let probe = -self.pvs(ply + 1, -a - 1, -a);
+        if probe > a && probe < beta && !self.stopped {
+            -self.pvs(ply + 1, -beta, -probe)
+        } else {
+            probe
+        }
+    }
+
+    /// Takes the value `v` of move `i` at `ply` into the node's best and alpha; on a cutoff
+    /// records it and returns true.
+    #[inline]
+    pub(crate) fn improve(
+        &mut self,
+        ply: usize,
+        i: usize,
+        v: Value,
+        best: &mut Best<G::Move>,
+        a: &mut Value,
+        beta: Value,
+    ) -> bool {
+        if v <= best.value {
+            return false;
+        }
+        let mv = self.arena.ply(ply).moves.as_slice()[i];
+        best.value = v;
+        best.mv = Some(mv);
+        best.code = self.game.move_code(mv);
+        if v > *a {
+            *a = v;
+            self.arena.update_pv(ply, mv);
+        }
+        if v >= beta {
+            self.cutoff(ply, i, beta);
+            let side = self.game.to_move(&self.arena.ply(ply).pos);
+            let left = self.horizon - ply;
+            self.ordering.record_cutoff(side, ply, best.code, left);
+            return true;
+        }
+        false
+    }
+
+    /// A node's work before its move loop: leaf and budget checks, the game's knowledge, the
+    /// window narrowed by the game's bounds and the table, then the moves generated and
+    /// ordered. `Err(value)` when the node is settled without searching its moves.
+    pub(crate) fn prologue(
+        &mut self,
+        ply: usize,
+        mut alpha: Value,
+        mut beta: Value,
+    ) -> Result<Node, Value> {
         if let Some(v) = self.enter(ply) {
-            return v;
+            return Err(v);
         }
         if self.poll_stop() {
-            return 0;
+            return Err(0);
         }
+        let nodes_before = self.stats.nodes;
         let pos = self.arena.ply(ply).pos;
         let key = self.game.key(&pos);
         if let Some(tt) = self.tt {
@@ -31,7 +146,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         if let Some(v) = self.game.quick_value(&pos) {
             self.stats.leaves += 1;
             self.settle(ply, v);
-            return v;
+            return Err(v);
         }
         // The game's bounds narrow the window; an empty window is answered by the bound.
         let (lo, hi) = self.game.value_bounds(&pos);
@@ -39,14 +154,14 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             alpha = lo;
             if alpha >= beta {
                 self.settle(ply, alpha);
-                return alpha;
+                return Err(alpha);
             }
         }
         if beta > hi {
             beta = hi;
             if alpha >= beta {
                 self.settle(ply, beta);
-                return beta;
+                return Err(beta);
             }
         }
 
@@ -65,98 +180,70 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
                     match e.bound {
                         Bound::Exact => {
                             self.settle(ply, v);
-                            return v;
+                            return Err(v);
                         }
                         Bound::Lower => alpha = alpha.max(v),
                         Bound::Upper => beta = beta.min(v),
                     }
                     if alpha >= beta {
                         self.settle(ply, v);
-                        return v;
+                        return Err(v);
                     }
                 }
             }
         }
 
-        let n = {
-            let p = self.arena.ply_mut(ply);
-            self.game.search_moves(&p.pos, &mut p.moves);
-            let n = p.moves.len();
-            self.ordering
-                .sort(self.game, &p.pos, ply, &mut p.moves, table_move);
-            if let Some(tt) = self.tt {
-                // Later children's probes then find their clusters already loading.
-                for &mv in p.moves.as_slice() {
-                    tt.prefetch(self.game.key(&self.game.play(&p.pos, mv)));
-                }
-            }
-            n
-        };
-        let nodes_before = self.stats.nodes;
-        let mut best = -INF;
-        let mut best_code = NO_CODE;
-        let mut best_move = None;
-        let mut a = alpha;
-        for i in 0..n {
-            let mv = self.descend(ply, i);
-            let v = if i == 0 {
-                -self.pvs(ply + 1, -beta, -a)
-            } else {
-                let probe = -self.pvs(ply + 1, -a - 1, -a);
-                if probe > a && probe < beta && !self.stopped {
-                    -self.pvs(ply + 1, -beta, -probe)
-                } else {
-                    probe
-                }
-            };
-            if self.stopped {
-                return 0;
-            }
-            if v > best {
-                best = v;
-                best_move = Some(mv);
-                best_code = self.game.move_code(mv);
-                if v > a {
-                    a = v;
-                    self.arena.update_pv(ply, mv);
-                }
-            }
-            if best >= beta {
-                self.cutoff(ply, i, beta);
-                let side = self.game.to_move(&pos);
-                self.ordering.record_cutoff(side, ply, best_code, left);
-                break;
+        let p = self.arena.ply_mut(ply);
+        self.game.search_moves(&p.pos, &mut p.moves);
+        let moves = p.moves.len();
+        self.ordering
+            .sort(self.game, &p.pos, ply, &mut p.moves, table_move);
+        if let Some(tt) = self.tt {
+            // Later children's probes then find their clusters already loading.
+            for &mv in p.moves.as_slice() {
+                tt.prefetch(self.game.key(&self.game.play(&p.pos, mv)));
             }
         }
+        Ok(Node {
+            alpha,
+            beta,
+            key,
+            depth,
+            moves,
+            nodes_before,
+        })
+    }
 
+    /// A node's work after its move loop: the root's line when every move failed low, the
+    /// table store, the trace.
+    pub(crate) fn epilogue(&mut self, ply: usize, node: &Node, best: &Best<G::Move>) {
         if ply == 0 && self.arena.pv().is_empty() {
             // Every root move failed low: still name the best of them.
-            if let Some(mv) = best_move {
+            if let Some(mv) = best.mv {
                 self.arena.set_single(0, mv);
             }
         }
         if let Some(tt) = self.tt {
             // Values outside the table's 16 bits are simply not stored.
-            if let Ok(value) = i16::try_from(best) {
-                let bound = if best <= alpha {
+            if let Ok(value) = i16::try_from(best.value) {
+                let bound = if best.value <= node.alpha {
                     Bound::Upper
-                } else if best >= beta {
+                } else if best.value >= node.beta {
                     Bound::Lower
                 } else {
                     Bound::Exact
                 };
-                let work = (self.stats.nodes - nodes_before).max(1).ilog2() as u8;
+                let work = (self.stats.nodes - node.nodes_before).max(1).ilog2() as u8;
                 let entry = Entry {
                     value,
                     bound,
-                    mv: best_code,
-                    depth,
+                    mv: best.code,
+                    depth: node.depth,
                     work,
                 };
-                tt.store(key, entry, &mut self.tt_stats);
+                tt.store(node.key, entry, &mut self.tt_stats);
             }
         }
-        self.settle(ply, best);
-        best
+        self.settle(ply, best.value);
     }
 }

@@ -14,6 +14,7 @@ pub mod arena;
 pub mod game;
 pub mod games;
 pub mod ordering;
+pub mod parallel;
 pub mod judge;
 pub mod search;
 pub mod suite;

@@ -18,6 +18,9 @@ pub struct OrderingConfig {
     pub hint: bool,
     /// Use the history heuristic.
     pub history: bool,
+    /// Non-zero: break ties between equal scores pseudo-randomly from this seed, two plies
+    /// and more below the root (Lazy SMP's threads diverge this way).
+    pub jitter: u64,
 }
 
 impl Default for OrderingConfig {
@@ -27,6 +30,7 @@ impl Default for OrderingConfig {
             killers: true,
             hint: true,
             history: true,
+            jitter: 0,
         }
     }
 }
@@ -101,6 +105,12 @@ impl MoveOrdering {
             }
             if self.config.hint {
                 s += game.move_hint(pos, mv) as i64 * HINT_SCALE;
+            }
+            if self.config.jitter != 0 && ply >= 2 {
+                // Below the hint's scale: only equal-hint moves trade places.
+                let h = (self.config.jitter ^ (ply as u64) << 32 ^ i as u64)
+                    .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                s += (h >> 60) as i64 * (HINT_SCALE / 16);
             }
             scores[i] = s;
         }

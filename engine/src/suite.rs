@@ -3,11 +3,10 @@
 
 use crate::game::{Game, GameError, Value};
 use crate::games::connect4::Connect4;
-use crate::search::{Algorithm, Searcher};
+use crate::parallel::{parallel_search, Mode, ParallelConfig};
+use crate::search::{Algorithm, Limits, Searcher};
 use crate::tt::{TranspositionTable, TtStats};
 use serde::Serialize;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
 use std::time::Instant;
 
 /// One line of a suite.
@@ -90,74 +89,104 @@ pub struct SuiteSummary {
     pub knps: f64,
     /// Share of cutoffs made by the first move tried, over all positions.
     pub first_move_cutoff_rate: f64,
-    /// Worker threads.
+    /// Threads per position.
     pub threads: usize,
+    /// How they shared the work ("serial" with one thread).
+    pub mode: &'static str,
     /// Weak (win/draw/loss) solving.
     pub weak: bool,
     /// Table counters.
     pub tt: TtStats,
 }
 
-/// Solves every line with the null-window solver on `threads` threads sharing one table of
-/// `tt_mib` MiB; `progress` is called after each position. Returns the per-position results
-/// in file order and the summary.
+/// How a suite is run.
+#[derive(Clone, Copy, Debug)]
+pub struct SuiteOptions {
+    /// Weak (win/draw/loss) solving.
+    pub weak: bool,
+    /// Threads searching each position (1: the serial solver).
+    pub threads: usize,
+    /// How those threads share the work.
+    pub mode: Mode,
+    /// Table size in MiB, one table for the whole run.
+    pub tt_mib: usize,
+}
+
+/// Solves every line with the null-window solver, one position after the other, each with
+/// `threads` threads, all sharing one table; `progress` is called after each position.
+/// Returns the per-position results in file order and the summary.
 pub fn run_suite(
     lines: &[SuiteLine],
-    weak: bool,
-    threads: usize,
-    tt_mib: usize,
+    opts: SuiteOptions,
     progress: &(dyn Fn() + Sync),
-) -> (Vec<PositionResult>, SuiteSummary) {
-    let tt = TranspositionTable::new(tt_mib);
-    let threads = threads.clamp(1, lines.len());
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<PositionResult>>> = Mutex::new(vec![None; lines.len()]);
-    let tt_total = Mutex::new(TtStats::default());
+) -> Result<(Vec<PositionResult>, SuiteSummary), String> {
+    let tt = TranspositionTable::new(opts.tt_mib);
+    let game = Connect4::new();
+    let mut serial = Searcher::new(&game, game.initial(), None)
+        .with_table(&tt)
+        .weak(opts.weak)
+        .want_move(false);
+    let pool = if opts.threads > 1 {
+        Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(opts.threads)
+                .build()
+                .map_err(|e| format!("cannot start {} threads: {e}", opts.threads))?,
+        )
+    } else {
+        None
+    };
+    let config = ParallelConfig {
+        mode: opts.mode,
+        weak: opts.weak,
+        want_move: false,
+        ..ParallelConfig::default()
+    };
+    let mut results = Vec::with_capacity(lines.len());
+    let mut tt_total = TtStats::default();
     let start = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            scope.spawn(|| {
-                // One searcher per thread, moved from root to root: no setup per position.
-                let game = Connect4::new();
-                let mut s = Searcher::new(&game, game.initial(), None)
-                    .with_table(&tt)
-                    .weak(weak)
-                    .want_move(false);
-                loop {
-                    let i = next.fetch_add(1, Relaxed);
-                    let Some(l) = lines.get(i) else { break };
-                    let t0 = Instant::now();
-                    s.set_root(l.game.board(), None);
-                    let (value, _) = s.run(Algorithm::Solve);
-                    let micros = t0.elapsed().as_secs_f64() * 1e6;
-                    let expected = if weak { l.expected.signum() } else { l.expected };
-                    let r = PositionResult {
-                        line: l.line,
-                        moves: l.moves.clone(),
-                        value,
-                        expected,
-                        nodes: s.stats().nodes,
-                        cutoffs: (s.stats().cutoffs, s.stats().first_move_cutoffs),
-                        micros,
-                    };
-                    // The lock is taken once per position, far from the search itself.
-                    results.lock().expect("no thread panics while holding it")[i] = Some(r);
-                    progress();
-                }
-                tt_total
-                    .lock()
-                    .expect("no thread panics while holding it")
-                    .add(&s.tt_stats());
-            });
-        }
-    });
+    for l in lines {
+        let t0 = Instant::now();
+        let (value, stats) = match &pool {
+            None => {
+                // One searcher moved from root to root: no setup per position.
+                serial.set_root(l.game.board(), None);
+                let (value, _) = serial.run(Algorithm::Solve);
+                (value, serial.stats())
+            }
+            Some(pool) => {
+                let r = parallel_search(
+                    &game,
+                    l.game.board(),
+                    Algorithm::Solve,
+                    &tt,
+                    pool,
+                    config,
+                    Limits::default(),
+                );
+                tt_total.add(&r.tt);
+                (r.value, r.stats)
+            }
+        };
+        let micros = t0.elapsed().as_secs_f64() * 1e6;
+        let expected = if opts.weak {
+            l.expected.signum()
+        } else {
+            l.expected
+        };
+        results.push(PositionResult {
+            line: l.line,
+            moves: l.moves.clone(),
+            value,
+            expected,
+            nodes: stats.nodes,
+            cutoffs: (stats.cutoffs, stats.first_move_cutoffs),
+            micros,
+        });
+        progress();
+    }
+    tt_total.add(&serial.tt_stats());
     let elapsed = start.elapsed().as_secs_f64();
-    let results: Vec<PositionResult> = results
-        .into_inner()
-        .expect("workers finished")
-        .into_iter()
-        .flatten()
-        .collect();
     let n = results.len().max(1) as f64;
     let nodes: u64 = results.iter().map(|r| r.nodes).sum();
     let summary = SuiteSummary {
@@ -172,9 +201,10 @@ pub fn run_suite(
                 .fold((0, 0), |(c, f), r| (c + r.cutoffs.0, f + r.cutoffs.1));
             f as f64 / c.max(1) as f64
         },
-        threads,
-        weak,
-        tt: tt_total.into_inner().expect("workers finished"),
+        threads: opts.threads,
+        mode: if opts.threads > 1 { opts.mode.name() } else { "serial" },
+        weak: opts.weak,
+        tt: tt_total,
     };
-    (results, summary)
+    Ok((results, summary))
 }

@@ -147,14 +147,13 @@ fn zeroed_clusters(n: usize) -> Box<[Cluster]> {
     // SAFETY: `layout` has non-zero size (n >= 1, clusters are 64 bytes). An all-zero
     // `Cluster` is valid (eight `AtomicU64`s holding 0, the empty entry), so the zeroed block
     // holds `n` initialised clusters; `Box<[Cluster]>` frees it with this same layout.
-    let clusters = unsafe {
+    unsafe {
         let ptr = std::alloc::alloc_zeroed(layout) as *mut Cluster;
         if ptr.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
         Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
-    };
-    clusters
+    }
 }
 
 impl TranspositionTable {

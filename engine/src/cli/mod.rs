@@ -13,3 +13,16 @@ pub type CliResult = Result<(), String>;
 pub fn read_file(path: &str) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))
 }
+
+/// The thread count asked for, or every core; an error outside 1..=1024.
+pub fn threads(asked: Option<usize>) -> Result<usize, String> {
+    let n = asked.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    if n == 0 || n > 1024 {
+        return Err(format!("--threads must be between 1 and 1024, got {n}"));
+    }
+    Ok(n)
+}

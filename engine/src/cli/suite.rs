@@ -1,7 +1,8 @@
 //! `cutoff suite FILE`: solve every Connect Four position of a test set and check its score.
 
 use super::CliResult;
-use cutoff::suite::{parse_suite, run_suite};
+use cutoff::parallel::Mode;
+use cutoff::suite::{parse_suite, run_suite, SuiteOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -13,9 +14,12 @@ pub struct Args {
     /// Weak solving: check only win, draw or loss.
     #[arg(long)]
     pub weak: bool,
-    /// Worker threads, each solving whole positions, all sharing one table.
-    #[arg(long, default_value_t = 1)]
-    pub threads: usize,
+    /// Threads searching each position (default: all cores); 1 runs the serial solver.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// How the threads share the work: ybwc, lazysmp or root.
+    #[arg(long, default_value = "ybwc", value_parser = parse_mode)]
+    pub parallel: Mode,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     pub tt_mb: usize,
@@ -27,6 +31,10 @@ pub struct Args {
     pub json: bool,
 }
 
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    s.parse()
+}
+
 /// Runs `cutoff suite`.
 pub fn run(args: &Args) -> CliResult {
     let text = super::read_file(&args.file)?;
@@ -34,9 +42,7 @@ pub fn run(args: &Args) -> CliResult {
     if let Some(n) = args.limit {
         lines.truncate(n.max(1));
     }
-    if args.threads == 0 || args.threads > 1024 {
-        return Err(format!("--threads must be between 1 and 1024, got {}", args.threads));
-    }
+    let threads = super::threads(args.threads)?;
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
         return Err(format!("--tt-mb must be between 1 and 1048576, got {}", args.tt_mb));
     }
@@ -51,7 +57,13 @@ pub fn run(args: &Args) -> CliResult {
     } else {
         ProgressBar::hidden()
     };
-    let (results, summary) = run_suite(&lines, args.weak, args.threads, args.tt_mb, &|| bar.inc(1));
+    let opts = SuiteOptions {
+        weak: args.weak,
+        threads,
+        mode: args.parallel,
+        tt_mib: args.tt_mb,
+    };
+    let (results, summary) = run_suite(&lines, opts, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let wrong: Vec<_> = results.iter().filter(|r| r.value != r.expected).collect();
     if args.json {
@@ -72,7 +84,7 @@ pub fn run(args: &Args) -> CliResult {
             );
         }
         println!(
-            "{}: {} positions, {} mismatches, mean {:.0} nodes, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}% ({} thread{}{})",
+            "{}: {} positions, {} mismatches, mean {:.0} nodes, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}% ({} thread{}, {}{})",
             args.file,
             summary.positions,
             summary.mismatches,
@@ -82,6 +94,7 @@ pub fn run(args: &Args) -> CliResult {
             100.0 * summary.first_move_cutoff_rate,
             summary.threads,
             if summary.threads == 1 { "" } else { "s" },
+            summary.mode,
             if summary.weak { ", weak" } else { "" }
         );
     }

@@ -266,7 +266,7 @@ impl Game for Connect4 {
     }
 
     fn to_move(&self, pos: &Board) -> Player {
-        if pos.moves % 2 == 0 {
+        if pos.moves.is_multiple_of(2) {
             Player::First
         } else {
             Player::Second
@@ -349,6 +349,7 @@ impl Game for Connect4 {
             killers: false,
             hint: true,
             history: false,
+            jitter: 0,
         }
     }
 

@@ -58,7 +58,12 @@ const TRIANGLES: [u16; 20] = {
 /// True if the edge set `m` contains a triangle.
 #[inline]
 fn has_triangle(m: u16) -> bool {
-    TRIANGLES.iter().any(|&t| m & t == t)
+    for t in TRIANGLES {
+        if m & t == t {
+            return true;
+        }
+    }
+    false
 }
 
 /// A Sim position: each player's edges.
@@ -72,7 +77,7 @@ pub struct SimPos {
 
 impl SimPos {
     fn side(&self) -> Player {
-        if (self.first.count_ones() + self.second.count_ones()) % 2 == 0 {
+        if (self.first.count_ones() + self.second.count_ones()).is_multiple_of(2) {
             Player::First
         } else {
             Player::Second

@@ -54,7 +54,7 @@ pub fn iterative_deepening<G: Game>(
         stats: Stats::default(),
         tt: TtStats::default(),
     };
-    for depth in 1.max(last_depth.min(1))..=last_depth {
+    for depth in 1..=last_depth {
         s.set_horizon(depth);
         // The node budget covers all iterations together.
         if let Some(budget) = limits.nodes {

@@ -8,7 +8,7 @@ mod minimax;
 mod mtdf;
 mod negamax;
 mod nullwindow;
-mod pvs;
+pub(crate) mod pvs;
 mod veb;
 
 pub use iterative::{iterative_deepening, Deepening, Iteration};
@@ -183,6 +183,12 @@ pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
     pub(crate) weak: bool,
     /// Whether the null-window solver also finds a best move and line (an extra pass).
     pub(crate) want_move: bool,
+    /// The parallel search this searcher works for, if any.
+    pub(crate) par: Option<&'g crate::parallel::Shared>,
+    /// The split points above this searcher's task: it stops when any of them aborts.
+    pub(crate) chain: crate::parallel::SplitChain,
+    /// Nodes already reported to the parallel search's shared counter.
+    pub(crate) reported: u64,
 }
 
 /// When a search must stop early. A stopped search's result is thrown away by its caller
@@ -226,6 +232,9 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             next_check: CHECK_EVERY,
             weak: false,
             want_move: true,
+            par: None,
+            chain: crate::parallel::SplitChain::default(),
+            reported: 0,
         }
     }
 
@@ -310,12 +319,34 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         false
     }
 
-    /// Checks the limits every few thousand nodes; true once the search must unwind.
+    /// Checks the split points above (every node) and the limits (every few thousand
+    /// nodes); true once the search must unwind.
     #[inline]
     pub(crate) fn poll_stop(&mut self) -> bool {
-        if !self.stopped && self.stats.nodes >= self.next_check {
+        if self.stopped {
+            return true;
+        }
+        if let Some(par) = self.par {
+            // The innermost split point every node, the whole chain every 256 nodes: deep
+            // chains would otherwise cost dozens of loads per node.
+            let full = self.stats.nodes & 255 == 0;
+            if par.innermost_aborted(&self.chain) || full && par.aborted(&self.chain) {
+                self.stopped = true;
+                return true;
+            }
+        }
+        if self.stats.nodes >= self.next_check {
             self.next_check = self.stats.nodes + CHECK_EVERY;
             self.stopped = self.over_budget();
+            if let Some(par) = self.par {
+                let fresh = self.stats.nodes - self.reported;
+                self.reported = self.stats.nodes;
+                // A limit hit by one worker stops them all.
+                if par.add_nodes(fresh) || self.stopped {
+                    par.stop_all();
+                    self.stopped = true;
+                }
+            }
         }
         self.stopped
     }

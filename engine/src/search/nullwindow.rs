@@ -8,6 +8,15 @@ use crate::game::{Game, MoveBuffer, Value};
 impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// Solves the root: its value (the sign only when weak) and a best move.
     pub(crate) fn solve(&mut self) -> (Value, Option<G::Move>) {
+        self.solve_with(|s, alpha, beta| s.pvs(0, alpha, beta))
+    }
+
+    /// The bisection, with `probe(self, alpha, beta)` searching the root (the parallel
+    /// searches bring their own probe).
+    pub(crate) fn solve_with(
+        &mut self,
+        mut probe: impl FnMut(&mut Self, Value, Value) -> Value,
+    ) -> (Value, Option<G::Move>) {
         let (mut lo, mut hi) = if self.weak {
             (-1, 1)
         } else {
@@ -21,7 +30,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             } else if med >= 0 && hi / 2 > med {
                 med = hi / 2;
             }
-            let r = self.pvs(0, med, med + 1);
+            let r = probe(self, med, med + 1);
             if self.stopped {
                 return (0, None);
             }

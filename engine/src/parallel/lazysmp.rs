@@ -1,0 +1,46 @@
+//! Lazy SMP: every thread searches the whole root with the shared table; below the root their
+//! move orders are jittered so that they drift into different subtrees and fill the table for
+//! one another. The first thread to finish gives the result and stops the rest.
+
+use super::{tally, worker, Outcome, ParallelConfig, Shared};
+use crate::game::Game;
+use crate::search::{Algorithm, Limits};
+use crate::tt::TranspositionTable;
+use std::sync::atomic::AtomicU64;
+use std::sync::OnceLock;
+
+/// The Lazy SMP driver, on `threads` tasks of the current rayon pool.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn search<G: Game>(
+    game: &G,
+    root: G::Pos,
+    algo: Algorithm,
+    tt: &TranspositionTable,
+    threads: usize,
+    shared: &Shared,
+    per_thread: &[AtomicU64],
+    config: ParallelConfig,
+    limits: Limits<'_>,
+) -> Outcome<G::Move> {
+    let first = OnceLock::new();
+    rayon::scope(|scope| {
+        for t in 0..threads {
+            let first = &first;
+            scope.spawn(move |_| {
+                let mut w = worker(game, root, tt, shared, limits, config);
+                if t > 0 {
+                    w.ordering.config.jitter = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(t as u64);
+                }
+                let (value, best) = w.run(algo);
+                if !w.stopped() {
+                    // Only the first finisher's answer is kept; the others are told to stop.
+                    let _ = first.set((value, best, w.pv().to_vec()));
+                    shared.stop_all();
+                }
+                tally(per_thread, &w);
+                shared.harvest(&mut w);
+            });
+        }
+    });
+    first.into_inner()
+}

@@ -1,0 +1,344 @@
+//! Parallel alpha-beta on rayon: Young Brothers Wait ([`Mode::Ybwc`]), with Lazy SMP
+//! ([`Mode::LazySmp`]) and root splitting ([`Mode::Root`]) as baselines, all sharing one
+//! lock-free transposition table and all giving exactly the serial value.
+//!
+//! Every worker task runs in a [`Searcher`] of its own, taken from a lock-free pool and given
+//! back afterwards, so no task allocates in steady state and killer and history tables are
+//! never shared: a task stolen by a thread working at another depth brings its own, indexed
+//! by absolute ply. Split points get an abort flag from a fixed array; a task checks the
+//! flags of every split point above it at every node, so a cutoff anywhere stops everything
+//! below it.
+
+mod lazysmp;
+mod ybwc;
+
+use crate::game::{Game, Value};
+use crate::search::{Algorithm, Limits, Searcher, Stats};
+use crate::tt::{TranspositionTable, TtStats};
+use crossbeam::queue::ArrayQueue;
+use serde::Serialize;
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// How the work is shared among threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Mode {
+    /// Young Brothers Wait: at every node with enough work left, the eldest child alone
+    /// first, then the younger ones in parallel.
+    Ybwc,
+    /// Lazy SMP: every thread searches the whole root, diverging by move order; the first to
+    /// finish answers.
+    LazySmp,
+    /// Root splitting: the root's moves shared among threads, each subtree searched serially.
+    Root,
+}
+
+impl Mode {
+    /// The name the command line uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Ybwc => "ybwc",
+            Mode::LazySmp => "lazysmp",
+            Mode::Root => "root",
+        }
+    }
+}
+
+impl FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "ybwc" => Ok(Mode::Ybwc),
+            "lazysmp" => Ok(Mode::LazySmp),
+            "root" => Ok(Mode::Root),
+            _ => Err(format!(
+                "unknown parallel mode '{s}' (expected ybwc, lazysmp or root)"
+            )),
+        }
+    }
+}
+
+/// A driver's answer: value, best move and line; `None` when a limit stopped it.
+type Outcome<M> = Option<(Value, Option<M>, Vec<M>)>;
+
+/// The most split points that can be open at once; beyond it a node simply runs serially.
+const SLOTS: usize = 4096;
+/// The most split points above one task.
+const MAX_NEST: usize = 64;
+
+/// The split points above a task, as indices into the shared abort flags.
+#[derive(Clone, Copy, Debug)]
+pub struct SplitChain {
+    slots: [u16; MAX_NEST],
+    len: usize,
+}
+
+impl Default for SplitChain {
+    fn default() -> Self {
+        SplitChain {
+            slots: [0; MAX_NEST],
+            len: 0,
+        }
+    }
+}
+
+impl SplitChain {
+    /// The chain with one more split point below, `None` if it is full.
+    fn with(&self, slot: u16) -> Option<SplitChain> {
+        let mut c = *self;
+        *c.slots.get_mut(c.len)? = slot;
+        c.len += 1;
+        Some(c)
+    }
+}
+
+/// State shared by every worker of one parallel search.
+pub struct Shared {
+    aborts: Box<[AtomicBool]>,
+    free: ArrayQueue<u16>,
+    stop: AtomicBool,
+    nodes: AtomicU64,
+    node_limit: Option<u64>,
+    totals: [AtomicU64; 5],
+    tt_totals: [AtomicU64; 5],
+    /// Split points opened, and tasks run under them.
+    splits: AtomicU64,
+    tasks: AtomicU64,
+}
+
+impl Shared {
+    fn new(node_limit: Option<u64>) -> Self {
+        let free = ArrayQueue::new(SLOTS);
+        for i in 0..SLOTS {
+            // The queue was made with room for exactly these.
+            let _ = free.push(i as u16);
+        }
+        Shared {
+            aborts: (0..SLOTS).map(|_| AtomicBool::new(false)).collect(),
+            free,
+            stop: AtomicBool::new(false),
+            nodes: AtomicU64::new(0),
+            node_limit,
+            totals: Default::default(),
+            tt_totals: Default::default(),
+            splits: AtomicU64::new(0),
+            tasks: AtomicU64::new(0),
+        }
+    }
+
+    /// True if the innermost split point of `chain` was aborted, or the whole search was
+    /// stopped: the check made at every node. An abort further up is seen by
+    /// [`Shared::aborted`], made every few hundred nodes, or by the innermost split point's
+    /// own tasks as they start.
+    #[inline]
+    pub(crate) fn innermost_aborted(&self, chain: &SplitChain) -> bool {
+        self.stop.load(Relaxed)
+            || chain.len > 0 && self.aborts[chain.slots[chain.len - 1] as usize].load(Relaxed)
+    }
+
+    /// True if any split point of `chain` was aborted, or the whole search was stopped.
+    #[inline]
+    pub(crate) fn aborted(&self, chain: &SplitChain) -> bool {
+        self.stop.load(Relaxed)
+            || chain.slots[..chain.len]
+                .iter()
+                .any(|&s| self.aborts[s as usize].load(Relaxed))
+    }
+
+    /// Counts `n` more nodes; true once the node budget is spent.
+    pub(crate) fn add_nodes(&self, n: u64) -> bool {
+        let total = self.nodes.fetch_add(n, Relaxed) + n;
+        self.node_limit.is_some_and(|l| total >= l)
+    }
+
+    /// Stops every worker.
+    pub(crate) fn stop_all(&self) {
+        self.stop.store(true, Relaxed);
+    }
+
+    /// A free split point with its abort flag cleared, `None` if all are in use.
+    fn take_slot(&self) -> Option<u16> {
+        let s = self.free.pop()?;
+        self.aborts[s as usize].store(false, Relaxed);
+        self.splits.fetch_add(1, Relaxed);
+        Some(s)
+    }
+
+    fn release(&self, slot: u16) {
+        // Every slot came from this queue, so there is room for it.
+        let _ = self.free.push(slot);
+    }
+
+    /// Adds a searcher's counters to the totals and resets them, so it can be reused.
+    fn harvest<G: Game>(&self, s: &mut Searcher<'_, G>) {
+        let st = s.stats;
+        for (t, v) in self.totals.iter().zip([
+            st.nodes,
+            st.leaves,
+            st.cutoffs,
+            st.first_move_cutoffs,
+            0,
+        ]) {
+            t.fetch_add(v, Relaxed);
+        }
+        self.totals[4].fetch_max(st.max_ply as u64, Relaxed);
+        let tt = s.tt_stats;
+        for (t, v) in self
+            .tt_totals
+            .iter()
+            .zip([tt.probes, tt.hits, tt.stores, tt.replacements, tt.torn])
+        {
+            t.fetch_add(v, Relaxed);
+        }
+        self.add_nodes(st.nodes - s.reported);
+        s.stats = Stats::default();
+        s.tt_stats = TtStats::default();
+        s.reported = 0;
+        s.next_check = 0;
+    }
+
+    fn totals(&self) -> (Stats, TtStats) {
+        let t = |i: usize| self.totals[i].load(Relaxed);
+        let u = |i: usize| self.tt_totals[i].load(Relaxed);
+        (
+            Stats {
+                nodes: t(0),
+                leaves: t(1),
+                cutoffs: t(2),
+                first_move_cutoffs: t(3),
+                max_ply: t(4) as u32,
+            },
+            TtStats {
+                probes: u(0),
+                hits: u(1),
+                stores: u(2),
+                replacements: u(3),
+                torn: u(4),
+            },
+        )
+    }
+}
+
+/// What a parallel search returns.
+#[derive(Clone, Debug)]
+pub struct ParallelResult<M> {
+    /// The root value (the sign only when weak); meaningless if `stopped`.
+    pub value: Value,
+    /// A best root move.
+    pub best_move: Option<M>,
+    /// The principal variation.
+    pub pv: Vec<M>,
+    /// Counts over all threads.
+    pub stats: Stats,
+    /// Nodes searched by each thread of the pool.
+    pub nodes_per_thread: Vec<u64>,
+    /// Table counters over all threads.
+    pub tt: TtStats,
+    /// Split points opened (YBWC, root splitting).
+    pub splits: u64,
+    /// Tasks run under split points.
+    pub tasks: u64,
+    /// True if a limit stopped the search before it finished.
+    pub stopped: bool,
+}
+
+/// The settings of a parallel search.
+#[derive(Clone, Copy, Debug)]
+pub struct ParallelConfig {
+    /// How the work is shared.
+    pub mode: Mode,
+    /// Splitting needs at least this many plies left to the horizon (YBWC).
+    pub min_split_depth: usize,
+    /// ... and an eldest brother whose search took at least this many nodes: the size
+    /// estimate that keeps small subtrees serial (depth alone says little where pruning and
+    /// the table cut most subtrees down to a handful of nodes).
+    pub min_split_nodes: u64,
+    /// Weak solving (win, draw or loss).
+    pub weak: bool,
+    /// Also find a best move and its line.
+    pub want_move: bool,
+}
+
+impl Default for ParallelConfig {
+    fn default() -> Self {
+        ParallelConfig {
+            mode: Mode::Ybwc,
+            min_split_depth: 4,
+            min_split_nodes: 2048,
+            weak: false,
+            want_move: true,
+        }
+    }
+}
+
+/// Searches `root` with `algo` (`Pvs` or `Solve`; the others run serially) on the threads of
+/// `pool`, sharing `tt`, within `limits` (their stop flag is honoured, and raised by the
+/// search itself when a budget runs out).
+pub fn parallel_search<G: Game>(
+    game: &G,
+    root: G::Pos,
+    algo: Algorithm,
+    tt: &TranspositionTable,
+    pool: &rayon::ThreadPool,
+    config: ParallelConfig,
+    limits: Limits<'_>,
+) -> ParallelResult<G::Move> {
+    let shared = Shared::new(limits.nodes);
+    let threads = pool.current_num_threads();
+    let per_thread: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    tt.new_search();
+    let outcome = pool.install(|| match config.mode {
+        Mode::LazySmp => {
+            lazysmp::search(game, root, algo, tt, threads, &shared, &per_thread, config, limits)
+        }
+        Mode::Ybwc | Mode::Root => {
+            ybwc::search(game, root, algo, tt, &shared, &per_thread, config, limits)
+        }
+    });
+    let (stats, tt_stats) = shared.totals();
+    let stopped = outcome.is_none();
+    let (value, best_move, pv) = outcome.unwrap_or((0, None, Vec::new()));
+    ParallelResult {
+        value,
+        best_move,
+        pv,
+        stats,
+        nodes_per_thread: per_thread.iter().map(|n| n.load(Relaxed)).collect(),
+        tt: tt_stats,
+        splits: shared.splits.load(Relaxed),
+        tasks: shared.tasks.load(Relaxed),
+        stopped,
+    }
+}
+
+/// A searcher for a worker: the shared table, the parallel state, the caller's limits but
+/// with the shared stop flag.
+fn worker<'g, G: Game>(
+    game: &'g G,
+    root: G::Pos,
+    tt: &'g TranspositionTable,
+    shared: &'g Shared,
+    limits: Limits<'g>,
+    config: ParallelConfig,
+) -> Searcher<'g, G> {
+    let mut s = Searcher::new(game, root, None)
+        .with_table(tt)
+        .with_limits(Limits {
+            // The node budget is counted across all workers by `Shared`.
+            nodes: None,
+            deadline: limits.deadline,
+            stop: limits.stop,
+        })
+        .weak(config.weak)
+        .want_move(config.want_move);
+    s.par = Some(shared);
+    s
+}
+
+/// Adds `s`'s node count to the running thread's tally.
+fn tally<G: Game>(per_thread: &[AtomicU64], s: &Searcher<'_, G>) {
+    let i = rayon::current_thread_index().unwrap_or(0) % per_thread.len().max(1);
+    if let Some(slot) = per_thread.get(i) {
+        slot.fetch_add(s.stats.nodes, Relaxed);
+    }
+}

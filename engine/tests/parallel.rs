@@ -1,0 +1,194 @@
+//! Parallel searches give exactly the serial values, at more threads than cores too.
+
+use cutoff::games::connect4::Connect4;
+use cutoff::games::sim::Sim;
+use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
+use cutoff::search::Limits;
+use cutoff::suite::{parse_suite, SuiteLine};
+use cutoff::tt::TranspositionTable;
+use cutoff::{search, Algorithm, Game, Searcher};
+use std::sync::atomic::AtomicBool;
+
+const MODES: [Mode; 3] = [Mode::Ybwc, Mode::LazySmp, Mode::Root];
+
+fn set(name: &str) -> Vec<SuiteLine> {
+    let path = format!(
+        "{}/../positions/connect4/{name}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    parse_suite(&std::fs::read_to_string(path).expect("test set present")).expect("parses")
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("threads start")
+}
+
+/// Splits at the smallest sizes, so that the tests exercise splitting on small positions.
+fn eager(mode: Mode) -> ParallelConfig {
+    ParallelConfig {
+        mode,
+        min_split_depth: 2,
+        min_split_nodes: 0,
+        ..ParallelConfig::default()
+    }
+}
+
+#[test]
+fn connect4_parallel_values_equal_the_expected_scores() {
+    let mut lines = set("end-easy");
+    lines.truncate(120);
+    lines.extend(set("middle-easy").into_iter().take(60));
+    lines.extend(set("begin-easy").into_iter().take(15));
+    for threads in [2, 3, 8] {
+        let pool = pool(threads);
+        for mode in MODES {
+            let tt = TranspositionTable::new(8);
+            for l in &lines {
+                let r = parallel_search(
+                    &l.game,
+                    l.game.initial(),
+                    Algorithm::Solve,
+                    &tt,
+                    &pool,
+                    eager(mode),
+                    Limits::default(),
+                );
+                assert!(!r.stopped);
+                assert_eq!(r.value, l.expected, "{mode:?} x{threads} on {}", l.moves);
+                // The best move achieves the value: check it with the serial solver.
+                let best = r.best_move.expect("a non-terminal root has a best move");
+                let child = l.game.play(&l.game.initial(), best);
+                let t2 = TranspositionTable::new(1);
+                let mut s = Searcher::new(&l.game, child, None).with_table(&t2);
+                assert_eq!(-s.run(Algorithm::Solve).0, l.expected, "{mode:?} best move on {}", l.moves);
+                assert_eq!(r.nodes_per_thread.len(), threads);
+                assert_eq!(r.nodes_per_thread.iter().sum::<u64>(), r.stats.nodes);
+            }
+        }
+    }
+}
+
+#[test]
+fn connect4_parallel_pvs_and_weak_solving() {
+    let pool = pool(3);
+    for l in set("end-easy").iter().skip(500).take(80) {
+        for mode in MODES {
+            let tt = TranspositionTable::new(4);
+            let r = parallel_search(
+                &l.game,
+                l.game.initial(),
+                Algorithm::Pvs,
+                &tt,
+                &pool,
+                eager(mode),
+                Limits::default(),
+            );
+            assert_eq!(r.value, l.expected, "pvs {mode:?} on {}", l.moves);
+            let weak = ParallelConfig {
+                weak: true,
+                ..eager(mode)
+            };
+            let r = parallel_search(
+                &l.game,
+                l.game.initial(),
+                Algorithm::Solve,
+                &tt,
+                &pool,
+                weak,
+                Limits::default(),
+            );
+            assert_eq!(r.value, l.expected.signum(), "weak {mode:?} on {}", l.moves);
+        }
+    }
+}
+
+#[test]
+fn sim_in_parallel_is_a_second_player_win() {
+    let g = Sim::new();
+    for threads in [2, 8] {
+        let pool = pool(threads);
+        for mode in MODES {
+            let tt = TranspositionTable::new(8);
+            let r = parallel_search(
+                &g,
+                g.initial(),
+                Algorithm::Solve,
+                &tt,
+                &pool,
+                eager(mode),
+                Limits::default(),
+            );
+            assert_eq!(r.value, -1, "{mode:?} x{threads}");
+        }
+    }
+}
+
+#[test]
+fn repeated_parallel_runs_never_lose_a_result() {
+    // The same positions again and again on an oversubscribed pool, one shared table.
+    let lines: Vec<_> = set("middle-easy").into_iter().take(10).collect();
+    let pool = pool(8);
+    let tt = TranspositionTable::new(4);
+    for round in 0..15 {
+        for l in &lines {
+            let mode = MODES[round % 3];
+            let r = parallel_search(
+                &l.game,
+                l.game.initial(),
+                Algorithm::Solve,
+                &tt,
+                &pool,
+                eager(mode),
+                Limits::default(),
+            );
+            assert_eq!(r.value, l.expected, "round {round} {mode:?} on {}", l.moves);
+        }
+    }
+}
+
+#[test]
+fn a_raised_stop_flag_or_spent_budget_stops_a_parallel_search() {
+    let g = Connect4::new();
+    let pool = pool(3);
+    let tt = TranspositionTable::new(4);
+    let flag = AtomicBool::new(true);
+    for mode in MODES {
+        let limits = Limits {
+            stop: Some(&flag),
+            ..Limits::default()
+        };
+        let r = parallel_search(&g, g.initial(), Algorithm::Solve, &tt, &pool, eager(mode), limits);
+        assert!(r.stopped, "{mode:?}");
+        let limits = Limits {
+            nodes: Some(50_000),
+            ..Limits::default()
+        };
+        let r = parallel_search(&g, g.initial(), Algorithm::Solve, &tt, &pool, eager(mode), limits);
+        assert!(r.stopped, "{mode:?}: the empty board takes far more than 50k nodes");
+        assert!(r.stats.nodes < 50_000 + 3 * 3 * 5_000, "{mode:?}: {} nodes", r.stats.nodes);
+    }
+}
+
+#[test]
+fn parallel_plain_game_agrees_with_serial_alphabeta() {
+    // Connect Four positions close to the end, checked against plain alpha-beta without
+    // any table or game knowledge.
+    let pool = pool(2);
+    for l in set("end-easy").iter().filter(|l| l.game.board().moves >= 34).take(40) {
+        let plain = search(&l.game, l.game.initial(), Algorithm::AlphaBeta, None).value;
+        let tt = TranspositionTable::new(2);
+        let r = parallel_search(
+            &l.game,
+            l.game.initial(),
+            Algorithm::Pvs,
+            &tt,
+            &pool,
+            eager(Mode::Ybwc),
+            Limits::default(),
+        );
+        assert_eq!(r.value, plain, "{}", l.moves);
+    }
+}

@@ -192,3 +192,34 @@ fn parallel_plain_game_agrees_with_serial_alphabeta() {
         assert_eq!(r.value, plain, "{}", l.moves);
     }
 }
+
+#[test]
+fn parallel_stress_on_middle_game_positions() {
+    // Larger positions with small split sizes: many splits, aborts and nested aborts, which
+    // is where a partial result could slip into the value or the table.
+    let lines: Vec<_> = set("middle-medium").into_iter().take(80).collect();
+    for threads in [2, 3, 8] {
+        let pool = pool(threads);
+        for mode in [Mode::Ybwc, Mode::Root] {
+            let tt = TranspositionTable::new(8);
+            let config = ParallelConfig {
+                mode,
+                min_split_depth: 2,
+                min_split_nodes: 64,
+                ..ParallelConfig::default()
+            };
+            for l in &lines {
+                let r = parallel_search(
+                    &l.game,
+                    l.game.initial(),
+                    Algorithm::Solve,
+                    &tt,
+                    &pool,
+                    config,
+                    Limits::default(),
+                );
+                assert_eq!(r.value, l.expected, "{mode:?} x{threads} on {}", l.moves);
+            }
+        }
+    }
+}

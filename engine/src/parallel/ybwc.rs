@@ -155,6 +155,12 @@ impl<'g, G: Game> Searcher<'g, G> {
             Some((slot, chain)) => {
                 let found = self.split(ply, first, node.moves, a, node.beta, chain, slot, cx);
                 cx.shared.release(slot);
+                // Tasks may have stopped early for an abort anywhere above us, not only for a
+                // cutoff among themselves: then their results are partial and this node's
+                // value must not be used (nor stored), so check the whole chain now.
+                if cx.shared.aborted(&self.chain) {
+                    self.stopped = true;
+                }
                 if self.poll_stop() {
                     return 0;
                 }

@@ -2,11 +2,10 @@
 //! move orders are jittered so that they drift into different subtrees and fill the table for
 //! one another. The first thread to finish gives the result and stops the rest.
 
-use super::{tally, worker, Outcome, ParallelConfig, Shared};
+use super::{tally, worker, Outcome, ParallelConfig, Shared, Tallies};
 use crate::game::Game;
 use crate::search::{Algorithm, Limits};
 use crate::tt::TranspositionTable;
-use std::sync::atomic::AtomicU64;
 use std::sync::OnceLock;
 
 /// The Lazy SMP driver, on `threads` tasks of the current rayon pool.
@@ -18,7 +17,7 @@ pub(super) fn search<G: Game>(
     tt: &TranspositionTable,
     threads: usize,
     shared: &Shared,
-    per_thread: &[AtomicU64],
+    per_thread: &Tallies,
     config: ParallelConfig,
     limits: Limits<'_>,
 ) -> Outcome<G::Move> {
@@ -37,7 +36,7 @@ pub(super) fn search<G: Game>(
                     let _ = first.set((value, best, w.pv().to_vec()));
                     shared.stop_all();
                 }
-                tally(per_thread, &w);
+                tally(per_thread, w.stats.nodes);
                 shared.harvest(&mut w);
             });
         }

@@ -16,6 +16,7 @@ use crate::game::{Game, Value};
 use crate::search::{Algorithm, Limits, Searcher, Stats};
 use crate::tt::{TranspositionTable, TtStats};
 use crossbeam::queue::ArrayQueue;
+use crossbeam::utils::CachePadded;
 use serde::Serialize;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -169,7 +170,8 @@ impl Shared {
         let _ = self.free.push(slot);
     }
 
-    /// Adds a searcher's counters to the totals and resets them, so it can be reused.
+    /// Adds a searcher's counters to the totals (once, when the search is over, or when a
+    /// searcher is dropped) and resets them.
     fn harvest<G: Game>(&self, s: &mut Searcher<'_, G>) {
         let st = s.stats;
         for (t, v) in self.totals.iter().zip([
@@ -264,7 +266,7 @@ impl Default for ParallelConfig {
         ParallelConfig {
             mode: Mode::Ybwc,
             min_split_depth: 4,
-            min_split_nodes: 2048,
+            min_split_nodes: 256,
             weak: false,
             want_move: true,
         }
@@ -285,7 +287,9 @@ pub fn parallel_search<G: Game>(
 ) -> ParallelResult<G::Move> {
     let shared = Shared::new(limits.nodes);
     let threads = pool.current_num_threads();
-    let per_thread: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let per_thread: Vec<CachePadded<AtomicU64>> = (0..threads)
+        .map(|_| CachePadded::new(AtomicU64::new(0)))
+        .collect();
     tt.new_search();
     let outcome = pool.install(|| match config.mode {
         Mode::LazySmp => {
@@ -335,10 +339,13 @@ fn worker<'g, G: Game>(
     s
 }
 
-/// Adds `s`'s node count to the running thread's tally.
-fn tally<G: Game>(per_thread: &[AtomicU64], s: &Searcher<'_, G>) {
+/// Per-thread node tallies, each on its own cache line so that threads never contend.
+type Tallies = [CachePadded<AtomicU64>];
+
+/// Adds `nodes` to the running thread's tally.
+fn tally(per_thread: &Tallies, nodes: u64) {
     let i = rayon::current_thread_index().unwrap_or(0) % per_thread.len().max(1);
     if let Some(slot) = per_thread.get(i) {
-        slot.fetch_add(s.stats.nodes, Relaxed);
+        slot.fetch_add(nodes, Relaxed);
     }
 }

@@ -12,7 +12,7 @@
 //! Root splitting ([`super::Mode::Root`]) is the same machinery with the split made only at
 //! the root, without waiting for the eldest, and serial searches below.
 
-use super::{tally, worker, Outcome, ParallelConfig, Shared, SplitChain};
+use super::{tally, worker, Outcome, ParallelConfig, Shared, SplitChain, Tallies};
 use crate::game::{Game, MoveBuffer, Value};
 use crate::search::pvs::Best;
 use crate::search::{Algorithm, Limits, Searcher};
@@ -28,7 +28,7 @@ pub(crate) struct Ctx<'a, 'g, G: Game> {
     /// Makes a searcher when the pool is empty (rare: only while more tasks are open than
     /// were pooled up front).
     pub make: &'a (dyn Fn() -> Searcher<'g, G> + Sync),
-    pub per_thread: &'a [AtomicU64],
+    pub per_thread: &'a Tallies,
     pub min_split_depth: usize,
     pub min_split_nodes: u64,
     /// Split only at the root, without waiting for the eldest (root splitting).
@@ -66,7 +66,7 @@ pub(super) fn search<G: Game>(
     algo: Algorithm,
     tt: &TranspositionTable,
     shared: &Shared,
-    per_thread: &[AtomicU64],
+    per_thread: &Tallies,
     config: ParallelConfig,
     limits: Limits<'_>,
 ) -> Outcome<G::Move> {
@@ -96,8 +96,11 @@ pub(super) fn search<G: Game>(
     };
     let stopped = main.stopped();
     let line = main.pv().to_vec();
-    tally(per_thread, &main);
+    tally(per_thread, main.stats.nodes);
     shared.harvest(&mut main);
+    while let Some(mut w) = pool.pop() {
+        shared.harvest(&mut w);
+    }
     if stopped {
         return None;
     }
@@ -241,16 +244,20 @@ impl<'g, G: Game> Searcher<'g, G> {
             w.stopped = false;
             let child = w.game.play(&pos, moves.as_slice()[i]);
             w.arena.ply_mut(ply + 1).pos = child;
+            let before = w.stats.nodes;
             let a0 = alpha.load(Relaxed);
             let mut v = -w.ybwc(ply + 1, -a0 - 1, -a0, cx);
             if !w.stopped && v > a0 && v < beta {
                 v = -w.ybwc(ply + 1, -beta, -v, cx);
             }
             let finished = !w.stopped;
-            tally(cx.per_thread, &w);
-            cx.shared.harvest(&mut w);
+            tally(cx.per_thread, w.stats.nodes - before);
             w.chain = SplitChain::default();
-            let _ = cx.pool.push(w);
+            // Counters stay in the searcher until the end; one that finds the pool full hands
+            // them in now.
+            if let Err(mut w) = cx.pool.push(w) {
+                cx.shared.harvest(&mut w);
+            }
             if finished {
                 alpha.fetch_max(v, Relaxed);
                 best.fetch_max(pack(v, i), Relaxed);

@@ -152,6 +152,19 @@ impl Shared {
         self.node_limit.is_some_and(|l| total >= l)
     }
 
+    /// Hands in the nodes `s` has not reported yet, when a node budget needs them counted
+    /// promptly (a finished task's leftovers would otherwise wait in the pool); a spent budget
+    /// stops every worker.
+    fn report<G: Game>(&self, s: &mut Searcher<'_, G>) {
+        if self.node_limit.is_some() {
+            let fresh = s.stats.nodes - s.reported;
+            s.reported = s.stats.nodes;
+            if self.add_nodes(fresh) {
+                self.stop_all();
+            }
+        }
+    }
+
     /// Stops every worker.
     pub(crate) fn stop_all(&self) {
         self.stop.store(true, Relaxed);

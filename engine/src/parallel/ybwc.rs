@@ -252,6 +252,7 @@ impl<'g, G: Game> Searcher<'g, G> {
             }
             let finished = !w.stopped;
             tally(cx.per_thread, w.stats.nodes - before);
+            cx.shared.report(&mut w);
             w.chain = SplitChain::default();
             // Counters stay in the searcher until the end; one that finds the pool full hands
             // them in now.

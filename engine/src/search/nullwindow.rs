@@ -48,34 +48,63 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         (lo, best)
     }
 
-    /// A root move achieving `value` (a win, when weak), with its line in the PV; the first
-    /// move when none can be shown to (a weak loss), `None` at a terminal root.
+    /// A root move achieving `value` (a win, when weak), with the line that follows in the
+    /// PV; the first move when none can be shown to (a weak loss), `None` at a terminal root.
+    ///
+    /// With an exact value the whole line is rebuilt move by move, each one a move shown by a
+    /// search of its siblings (cheap with the table warm) to keep the value, so the line runs
+    /// to the end of the game or the horizon rather than stopping at the first table hit.
     pub(crate) fn root_move(&mut self, value: Value) -> Option<G::Move> {
-        let root = self.arena.ply(0).pos;
         self.arena.ply_mut(0).pv.clear();
-        if self.game.outcome(&root).is_some() || self.horizon == 0 {
+        let first = self.line_move(0, value)?;
+        if self.weak {
+            // A sign is not a value to follow down the line.
+            self.arena.ply_mut(0).pv.push(first);
+            return Some(first);
+        }
+        let mut v = value;
+        let mut mv = first;
+        let mut ply = 0;
+        loop {
+            self.arena.ply_mut(0).pv.push(mv);
+            let child = self.game.play(&self.arena.ply(ply).pos, mv);
+            ply += 1;
+            self.arena.ply_mut(ply).pos = child;
+            v = -v;
+            match self.line_move(ply, v) {
+                Some(next) => mv = next,
+                None => break,
+            }
+        }
+        Some(first)
+    }
+
+    /// A move at `ply` that keeps the node's exact `value` (the first move if none is shown
+    /// to); `None` at a terminal node or the horizon, or when stopped.
+    fn line_move(&mut self, ply: usize, value: Value) -> Option<G::Move> {
+        let pos = self.arena.ply(ply).pos;
+        if self.game.outcome(&pos).is_some() || ply >= self.horizon {
             return None;
         }
         // All legal moves, not the game's pruned list: an immediate win must be found too.
         let n = {
-            let p = self.arena.ply_mut(0);
+            let p = self.arena.ply_mut(ply);
             self.game.moves(&p.pos, &mut p.moves);
             let n = p.moves.len();
             self.ordering
-                .sort(self.game, &p.pos, 0, &mut p.moves, crate::game::NO_CODE);
+                .sort(self.game, &p.pos, ply, &mut p.moves, crate::game::NO_CODE);
             n
         };
         for i in 0..n {
-            let mv = self.descend(0, i);
-            let v = -self.pvs(1, -value - 1, -value + 1);
+            let mv = self.descend(ply, i);
+            let v = -self.pvs(ply + 1, -value - 1, -value + 1);
             if self.stopped {
                 return None;
             }
             if v >= value {
-                self.arena.update_pv(0, mv);
                 return Some(mv);
             }
         }
-        Some(self.arena.ply(0).moves.as_slice()[0])
+        Some(self.arena.ply(ply).moves.as_slice()[0])
     }
 }

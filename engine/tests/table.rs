@@ -179,3 +179,37 @@ fn iterative_deepening_reaches_the_exact_value_when_unlimited() {
     assert!(last.exact);
     assert_eq!(last.value, l.expected);
 }
+
+#[test]
+fn connect4_solver_lines_are_legal_and_end_in_the_value() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../positions/connect4/middle-easy.txt"
+    ))
+    .expect("the Middle-Easy set is in positions/connect4");
+    let tt = TranspositionTable::new(8);
+    for l in parse_suite(&text).expect("parses").iter().take(60) {
+        let root = l.game.initial();
+        let mut s = Searcher::new(&l.game, root, None).with_table(&tt);
+        let (v, best) = s.run(Algorithm::Solve);
+        assert_eq!(v, l.expected);
+        let line = s.pv().to_vec();
+        assert_eq!(line.first().copied(), best);
+        // Play the line: every move legal, and the game ends with the promised score.
+        let mut pos = root;
+        let mut sign = 1;
+        for &mv in &line {
+            assert!(l.game.outcome(&pos).is_none(), "line goes past the end: {}", l.moves);
+            let text = l.game.format_move(&pos, mv);
+            assert_eq!(l.game.parse_move(&pos, &text), Ok(mv), "illegal move in the line");
+            pos = l.game.play(&pos, mv);
+            sign = -sign;
+        }
+        assert_eq!(
+            l.game.outcome(&pos).map(|u| sign * u),
+            Some(v),
+            "the line from {} does not end in its value",
+            l.moves
+        );
+    }
+}

@@ -90,7 +90,11 @@ pub(super) fn search<G: Game>(
         Algorithm::Solve => main.solve_with(|s, a, b| s.ybwc(0, a, b, &cx)),
         _ => {
             let v = main.ybwc(0, -crate::INF, crate::INF, &cx);
-            let best = main.pv().first().copied();
+            let mut best = main.pv().first().copied();
+            if best.is_none() && !main.stopped() && config.want_move {
+                // The root was settled without naming a move that provably reaches the value.
+                best = main.root_move(v);
+            }
             (v, best)
         }
     };

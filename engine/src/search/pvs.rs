@@ -214,15 +214,10 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         })
     }
 
-    /// A node's work after its move loop: the root's line when every move failed low, the
-    /// table store, the trace.
+    /// A node's work after its move loop: the table store, the trace. (A root whose moves
+    /// all failed low names no move here: the move with the best upper bound need not reach
+    /// the value, so the caller finds one that provably does.)
     pub(crate) fn epilogue(&mut self, ply: usize, node: &Node, best: &Best<G::Move>) {
-        if ply == 0 && self.arena.pv().is_empty() {
-            // Every root move failed low: still name the best of them.
-            if let Some(mv) = best.mv {
-                self.arena.set_single(0, mv);
-            }
-        }
         if let Some(tt) = self.tt {
             // Values outside the table's 16 bits are simply not stored.
             if let Ok(value) = i16::try_from(best.value) {

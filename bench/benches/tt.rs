@@ -53,37 +53,47 @@ fn bench_tables(c: &mut Criterion) {
     let tt = TranspositionTable::new(TABLE_MIB);
     let capacity = tt.capacity();
     let space = 4 * capacity as u64;
-    let streams: Vec<Vec<u64>> = (0..2).map(|t| keys(0x9E37 + t as u64, 1 << 20, space)).collect();
+    let streams: Vec<Vec<u64>> = (0..2)
+        .map(|t| keys(0x9E37 + t as u64, 1 << 20, space))
+        .collect();
     let dash: DashMap<u64, u64, ahash::RandomState> =
         DashMap::with_capacity_and_hasher(capacity, ahash::RandomState::new());
 
     let mut group = c.benchmark_group("tt_probe_store");
     for threads in [1usize, 2] {
         group.throughput(Throughput::Elements(threads as u64));
-        group.bench_with_input(BenchmarkId::new("lockfree", threads), &threads, |b, &threads| {
-            b.iter_custom(|iters| {
-                run_threads(threads, iters, &|t, i| {
-                    let k = streams[t][(i as usize) & ((1 << 20) - 1)];
-                    let mut st = TtStats::default();
-                    if tt.probe(k, &mut st).is_none() {
-                        tt.store(k, entry(k), &mut st);
-                    }
+        group.bench_with_input(
+            BenchmarkId::new("lockfree", threads),
+            &threads,
+            |b, &threads| {
+                b.iter_custom(|iters| {
+                    run_threads(threads, iters, &|t, i| {
+                        let k = streams[t][(i as usize) & ((1 << 20) - 1)];
+                        let mut st = TtStats::default();
+                        if tt.probe(k, &mut st).is_none() {
+                            tt.store(k, entry(k), &mut st);
+                        }
+                    })
                 })
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("dashmap", threads), &threads, |b, &threads| {
-            b.iter_custom(|iters| {
-                run_threads(threads, iters, &|t, i| {
-                    let k = streams[t][(i as usize) & ((1 << 20) - 1)];
-                    let hit = dash.get(&k).map(|v| *v);
-                    if hit.is_none() {
-                        // The map grows to the whole key space (4x the table's entries): it
-                        // never evicts, which only flatters it.
-                        dash.insert(k, k.wrapping_mul(31));
-                    }
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("dashmap", threads),
+            &threads,
+            |b, &threads| {
+                b.iter_custom(|iters| {
+                    run_threads(threads, iters, &|t, i| {
+                        let k = streams[t][(i as usize) & ((1 << 20) - 1)];
+                        let hit = dash.get(&k).map(|v| *v);
+                        if hit.is_none() {
+                            // The map grows to the whole key space (4x the table's entries): it
+                            // never evicts, which only flatters it.
+                            dash.insert(k, k.wrapping_mul(31));
+                        }
+                    })
                 })
-            })
-        });
+            },
+        );
     }
     group.finish();
 }

@@ -13,9 +13,9 @@
 pub mod arena;
 pub mod game;
 pub mod games;
+pub mod judge;
 pub mod ordering;
 pub mod parallel;
-pub mod judge;
 pub mod search;
 pub mod suite;
 pub mod trace;

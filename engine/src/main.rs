@@ -8,7 +8,11 @@ use std::process::ExitCode;
 
 /// cutoff: game-tree search engine.
 #[derive(Parser)]
-#[command(name = "cutoff", version, about = "Game-tree search engine: minimax, alpha-beta and friends")]
+#[command(
+    name = "cutoff",
+    version,
+    about = "Game-tree search engine: minimax, alpha-beta and friends"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

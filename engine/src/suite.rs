@@ -37,9 +37,9 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, GameError> {
                 i + 1
             )));
         };
-        let expected: Value = score.parse().map_err(|_| {
-            GameError::new(format!("line {}: bad score '{score}'", i + 1))
-        })?;
+        let expected: Value = score
+            .parse()
+            .map_err(|_| GameError::new(format!("line {}: bad score '{score}'", i + 1)))?;
         let game = Connect4::from_moves(moves)
             .map_err(|e| GameError::new(format!("line {}: {e}", i + 1)))?;
         out.push(SuiteLine {
@@ -202,7 +202,11 @@ pub fn run_suite(
             f as f64 / c.max(1) as f64
         },
         threads: opts.threads,
-        mode: if opts.threads > 1 { opts.mode.name() } else { "serial" },
+        mode: if opts.threads > 1 {
+            opts.mode.name()
+        } else {
+            "serial"
+        },
         weak: opts.weak,
         tt: tt_total,
     };

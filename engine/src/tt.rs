@@ -75,7 +75,6 @@ struct Cluster {
     words: [AtomicU64; 2 * WAYS],
 }
 
-
 /// The shared, fixed-size, lock-free transposition table.
 pub struct TranspositionTable {
     clusters: Box<[Cluster]>,
@@ -304,7 +303,11 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let mut s = TtStats::default();
         for k in 1..1000u64 {
-            tt.store(k * 7919, entry(k as i16 - 500, Bound::Lower, (k % 7) as u8, 5), &mut s);
+            tt.store(
+                k * 7919,
+                entry(k as i16 - 500, Bound::Lower, (k % 7) as u8, 5),
+                &mut s,
+            );
         }
         let mut found = 0;
         for k in 1..1000u64 {
@@ -313,7 +316,10 @@ mod tests {
                 found += 1;
             }
         }
-        assert_eq!(found, 999, "1 MiB holds 16k entries: nothing should be lost");
+        assert_eq!(
+            found, 999,
+            "1 MiB holds 16k entries: nothing should be lost"
+        );
         assert_eq!(s.hits, 999);
         assert!(tt.probe(12345, &mut s).is_none());
     }
@@ -327,8 +333,12 @@ mod tests {
         // Forge a torn entry: key 42 beside the data written for key 43.
         let c42 = tt.cluster(42);
         let c43 = tt.cluster(43);
-        let way42 = (0..WAYS).find(|&w| c42.words[2 * w].load(Relaxed) == 42).unwrap();
-        let way43 = (0..WAYS).find(|&w| c43.words[2 * w].load(Relaxed) == 43).unwrap();
+        let way42 = (0..WAYS)
+            .find(|&w| c42.words[2 * w].load(Relaxed) == 42)
+            .unwrap();
+        let way43 = (0..WAYS)
+            .find(|&w| c43.words[2 * w].load(Relaxed) == 43)
+            .unwrap();
         let data43 = c43.words[2 * way43 + 1].load(Relaxed);
         c42.words[2 * way42 + 1].store(data43, Relaxed);
         assert!(tt.probe(42, &mut s).is_none());
@@ -337,7 +347,11 @@ mod tests {
 
     #[test]
     fn negative_values_and_all_bounds_round_trip() {
-        for (v, b) in [(-18, Bound::Upper), (0, Bound::Exact), (i16::MIN, Bound::Lower)] {
+        for (v, b) in [
+            (-18, Bound::Upper),
+            (0, Bound::Exact),
+            (i16::MIN, Bound::Lower),
+        ] {
             let e = entry(v, b, NO_MOVE, 255);
             let (u, age) = unpack(pack(99, &e, 7));
             assert_eq!(u, e);

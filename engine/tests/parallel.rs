@@ -63,7 +63,12 @@ fn connect4_parallel_values_equal_the_expected_scores() {
                 let child = l.game.play(&l.game.initial(), best);
                 let t2 = TranspositionTable::new(1);
                 let mut s = Searcher::new(&l.game, child, None).with_table(&t2);
-                assert_eq!(-s.run(Algorithm::Solve).0, l.expected, "{mode:?} best move on {}", l.moves);
+                assert_eq!(
+                    -s.run(Algorithm::Solve).0,
+                    l.expected,
+                    "{mode:?} best move on {}",
+                    l.moves
+                );
                 assert_eq!(r.nodes_per_thread.len(), threads);
                 assert_eq!(r.nodes_per_thread.iter().sum::<u64>(), r.stats.nodes);
             }
@@ -160,15 +165,38 @@ fn a_raised_stop_flag_or_spent_budget_stops_a_parallel_search() {
             stop: Some(&flag),
             ..Limits::default()
         };
-        let r = parallel_search(&g, g.initial(), Algorithm::Solve, &tt, &pool, eager(mode), limits);
+        let r = parallel_search(
+            &g,
+            g.initial(),
+            Algorithm::Solve,
+            &tt,
+            &pool,
+            eager(mode),
+            limits,
+        );
         assert!(r.stopped, "{mode:?}");
         let limits = Limits {
             nodes: Some(50_000),
             ..Limits::default()
         };
-        let r = parallel_search(&g, g.initial(), Algorithm::Solve, &tt, &pool, eager(mode), limits);
-        assert!(r.stopped, "{mode:?}: the empty board takes far more than 50k nodes");
-        assert!(r.stats.nodes < 50_000 + 3 * 3 * 5_000, "{mode:?}: {} nodes", r.stats.nodes);
+        let r = parallel_search(
+            &g,
+            g.initial(),
+            Algorithm::Solve,
+            &tt,
+            &pool,
+            eager(mode),
+            limits,
+        );
+        assert!(
+            r.stopped,
+            "{mode:?}: the empty board takes far more than 50k nodes"
+        );
+        assert!(
+            r.stats.nodes < 50_000 + 3 * 3 * 5_000,
+            "{mode:?}: {} nodes",
+            r.stats.nodes
+        );
     }
 }
 
@@ -177,7 +205,11 @@ fn parallel_plain_game_agrees_with_serial_alphabeta() {
     // Connect Four positions close to the end, checked against plain alpha-beta without
     // any table or game knowledge.
     let pool = pool(2);
-    for l in set("end-easy").iter().filter(|l| l.game.board().moves >= 34).take(40) {
+    for l in set("end-easy")
+        .iter()
+        .filter(|l| l.game.board().moves >= 34)
+        .take(40)
+    {
         let plain = search(&l.game, l.game.initial(), Algorithm::AlphaBeta, None).value;
         let tt = TranspositionTable::new(2);
         let r = parallel_search(

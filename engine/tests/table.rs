@@ -25,7 +25,11 @@ fn end_easy() -> Vec<cutoff::suite::SuiteLine> {
 fn connect4_table_searches_agree_with_plain_alphabeta_near_the_end() {
     let tt = TranspositionTable::new(4);
     let mut checked = 0;
-    for l in end_easy().iter().filter(|l| l.game.board().moves >= 33).take(60) {
+    for l in end_easy()
+        .iter()
+        .filter(|l| l.game.board().moves >= 33)
+        .take(60)
+    {
         let root = l.game.initial();
         let plain = search(&l.game, root, Algorithm::AlphaBeta, None);
         assert_eq!(plain.value, l.expected, "plain alpha-beta on {}", l.moves);
@@ -35,12 +39,19 @@ fn connect4_table_searches_agree_with_plain_alphabeta_near_the_end() {
             let (v, best) = s.run(algo);
             assert_eq!(v, l.expected, "{algo} with the table on {}", l.moves);
             // The best move really achieves the value.
-            let child = l.game.play(&root, best.expect("a non-terminal root has a move"));
+            let child = l
+                .game
+                .play(&root, best.expect("a non-terminal root has a move"));
             let after = search(&l.game, child, Algorithm::AlphaBeta, None);
             assert_eq!(-after.value, v, "{algo}'s best move on {}", l.moves);
             // And the same search without the table agrees.
             let mut bare = Searcher::new(&l.game, root, None);
-            assert_eq!(bare.run(algo).0, v, "{algo} without the table on {}", l.moves);
+            assert_eq!(
+                bare.run(algo).0,
+                v,
+                "{algo} without the table on {}",
+                l.moves
+            );
         }
         checked += 1;
     }
@@ -54,7 +65,12 @@ fn connect4_weak_solving_gives_the_sign() {
         let mut s = Searcher::new(&l.game, l.game.initial(), None)
             .with_table(&tt)
             .weak(true);
-        assert_eq!(s.run(Algorithm::Solve).0, l.expected.signum(), "{}", l.moves);
+        assert_eq!(
+            s.run(Algorithm::Solve).0,
+            l.expected.signum(),
+            "{}",
+            l.moves
+        );
     }
 }
 
@@ -152,7 +168,11 @@ fn iterative_deepening_stops_promptly_on_time_and_on_the_flag() {
     };
     let d = iterative_deepening(&g, g.initial(), &tt, limits, None);
     // Generous margin: the point is that it stops, not how precisely.
-    assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
     assert!(d.last.is_some());
 
     let raised = AtomicBool::new(true);
@@ -163,7 +183,10 @@ fn iterative_deepening_stops_promptly_on_time_and_on_the_flag() {
     let start = Instant::now();
     let d = iterative_deepening(&g, g.initial(), &tt, limits, None);
     assert!(start.elapsed() < Duration::from_secs(5));
-    assert!(d.stats.nodes <= 10_000, "a raised flag stops within one check interval");
+    assert!(
+        d.stats.nodes <= 10_000,
+        "a raised flag stops within one check interval"
+    );
 }
 
 #[test]
@@ -199,9 +222,17 @@ fn connect4_solver_lines_are_legal_and_end_in_the_value() {
         let mut pos = root;
         let mut sign = 1;
         for &mv in &line {
-            assert!(l.game.outcome(&pos).is_none(), "line goes past the end: {}", l.moves);
+            assert!(
+                l.game.outcome(&pos).is_none(),
+                "line goes past the end: {}",
+                l.moves
+            );
             let text = l.game.format_move(&pos, mv);
-            assert_eq!(l.game.parse_move(&pos, &text), Ok(mv), "illegal move in the line");
+            assert_eq!(
+                l.game.parse_move(&pos, &text),
+                Ok(mv),
+                "illegal move in the line"
+            );
             pos = l.game.play(&pos, mv);
             sign = -sign;
         }

@@ -66,7 +66,10 @@ impl Report {
 
     /// The report as plain text, one `name: value` per line.
     pub fn text(&self) -> String {
-        let best = self.best_move.as_deref().unwrap_or("none (terminal position)");
+        let best = self
+            .best_move
+            .as_deref()
+            .unwrap_or("none (terminal position)");
         let depth = self.depth.map_or("full".to_string(), |d| d.to_string());
         format!(
             "game:      {}\nalgorithm: {}\ndepth:     {}\nvalue:     {}\nbest move: {}\npv:        {}\nnodes:     {}\nleaves:    {}\ncutoffs:   {} (first move {:.1}%)\nmax ply:   {}\ntime:      {:.3} ms",

@@ -111,7 +111,12 @@ pub fn run(args: &Args) -> CliResult {
     match args.game.as_str() {
         "matchsticks" => {
             let n = parse_count(needs("the number of sticks, e.g. 6")?, "sticks")?;
-            report(&TakeAway::matchsticks(n).map_err(|e| e.0)?, args, args.depth, 1)
+            report(
+                &TakeAway::matchsticks(n).map_err(|e| e.0)?,
+                args,
+                args.depth,
+                1,
+            )
         }
         "stones" => {
             let n = parse_count(needs("the number of stones, e.g. 4")?, "stones")?;
@@ -131,7 +136,12 @@ pub fn run(args: &Args) -> CliResult {
             } else {
                 spec.to_string()
             };
-            report(&Control::parse(&text).map_err(|e| e.0)?, args, args.depth, 1)
+            report(
+                &Control::parse(&text).map_err(|e| e.0)?,
+                args,
+                args.depth,
+                1,
+            )
         }
         "tree" => {
             let file = needs("a tree file")?;
@@ -141,8 +151,8 @@ pub fn run(args: &Args) -> CliResult {
             report(&tree, args, args.depth, scale)
         }
         "connect4" => {
-            let game = Connect4::from_moves(args.position.as_deref().unwrap_or(""))
-                .map_err(|e| e.0)?;
+            let game =
+                Connect4::from_moves(args.position.as_deref().unwrap_or("")).map_err(|e| e.0)?;
             report(&game, args, args.depth, 1)
         }
         "sim" => {
@@ -154,7 +164,9 @@ pub fn run(args: &Args) -> CliResult {
             let b = args
                 .branching
                 .ok_or("random needs --branching B (and --depth D)")?;
-            let d = args.depth.ok_or("random needs --depth D (and --branching B)")?;
+            let d = args
+                .depth
+                .ok_or("random needs --depth D (and --branching B)")?;
             let tree = RandomTree::new(b, d, args.seed, args.order).map_err(|e| e.0)?;
             // For random trees --depth is the tree's depth; the search goes to the leaves.
             report(&tree, args, None, 1)
@@ -168,7 +180,6 @@ fn parse_count(text: &str, what: &str) -> Result<u32, String> {
         .parse()
         .map_err(|_| format!("invalid number of {what} '{text}' (expected a non-negative integer)"))
 }
-
 
 /// Searches the game's initial position and prints the report; `scale` turns the root value
 /// into the reported one (+1, or -1 for trees with a MIN root).
@@ -184,7 +195,10 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
         return Err(format!("--weak needs --algo solve, not {algo}"));
     }
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(format!("--tt-mb must be between 1 and 1048576, got {}", args.tt_mb));
+        return Err(format!(
+            "--tt-mb must be between 1 and 1048576, got {}",
+            args.tt_mb
+        ));
     }
     let budget = args.time_ms.is_some() || args.nodes.is_some();
     let threads = super::threads(args.threads)?;

@@ -44,7 +44,10 @@ pub fn run(args: &Args) -> CliResult {
     }
     let threads = super::threads(args.threads)?;
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(format!("--tt-mb must be between 1 and 1048576, got {}", args.tt_mb));
+        return Err(format!(
+            "--tt-mb must be between 1 and 1048576, got {}",
+            args.tt_mb
+        ));
     }
     // A progress bar only for a person watching a terminal.
     let bar = if std::io::stderr().is_terminal() {
@@ -99,7 +102,10 @@ pub fn run(args: &Args) -> CliResult {
         );
     }
     if summary.mismatches > 0 {
-        return Err(format!("{} of {} positions gave the wrong score", summary.mismatches, summary.positions));
+        return Err(format!(
+            "{} of {} positions gave the wrong score",
+            summary.mismatches, summary.positions
+        ));
     }
     Ok(())
 }

@@ -134,9 +134,14 @@ impl Sim {
     pub fn from_moves(text: &str) -> Result<Self, GameError> {
         let mut g = Sim::new();
         let mut pos = g.start;
-        for tok in text.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()) {
+        for tok in text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|t| !t.is_empty())
+        {
             if g.outcome(&pos).is_some() {
-                return Err(GameError::new(format!("move '{tok}' comes after the game ended")));
+                return Err(GameError::new(format!(
+                    "move '{tok}' comes after the game ended"
+                )));
             }
             let mv = g.parse_move(&pos, tok)?;
             pos = g.play(&pos, mv);
@@ -273,7 +278,11 @@ impl Game for Sim {
 
     fn parse_move(&self, pos: &SimPos, text: &str) -> Result<u8, GameError> {
         let d: Vec<u32> = text.trim().chars().filter_map(|c| c.to_digit(10)).collect();
-        let bad = || GameError::new(format!("bad edge '{text}' (write two vertices 1-6, like 14)"));
+        let bad = || {
+            GameError::new(format!(
+                "bad edge '{text}' (write two vertices 1-6, like 14)"
+            ))
+        };
         if d.len() != 2 || text.trim().chars().count() != 2 {
             return Err(bad());
         }

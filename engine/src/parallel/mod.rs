@@ -187,21 +187,19 @@ impl Shared {
     /// searcher is dropped) and resets them.
     fn harvest<G: Game>(&self, s: &mut Searcher<'_, G>) {
         let st = s.stats;
-        for (t, v) in self.totals.iter().zip([
-            st.nodes,
-            st.leaves,
-            st.cutoffs,
-            st.first_move_cutoffs,
-            0,
-        ]) {
+        for (t, v) in
+            self.totals
+                .iter()
+                .zip([st.nodes, st.leaves, st.cutoffs, st.first_move_cutoffs, 0])
+        {
             t.fetch_add(v, Relaxed);
         }
         self.totals[4].fetch_max(st.max_ply as u64, Relaxed);
         let tt = s.tt_stats;
-        for (t, v) in self
-            .tt_totals
-            .iter()
-            .zip([tt.probes, tt.hits, tt.stores, tt.replacements, tt.torn])
+        for (t, v) in
+            self.tt_totals
+                .iter()
+                .zip([tt.probes, tt.hits, tt.stores, tt.replacements, tt.torn])
         {
             t.fetch_add(v, Relaxed);
         }
@@ -305,9 +303,17 @@ pub fn parallel_search<G: Game>(
         .collect();
     tt.new_search();
     let outcome = pool.install(|| match config.mode {
-        Mode::LazySmp => {
-            lazysmp::search(game, root, algo, tt, threads, &shared, &per_thread, config, limits)
-        }
+        Mode::LazySmp => lazysmp::search(
+            game,
+            root,
+            algo,
+            tt,
+            threads,
+            &shared,
+            &per_thread,
+            config,
+            limits,
+        ),
         Mode::Ybwc | Mode::Root => {
             ybwc::search(game, root, algo, tt, &shared, &per_thread, config, limits)
         }

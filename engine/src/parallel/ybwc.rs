@@ -54,7 +54,10 @@ fn pack(v: Value, i: usize) -> u64 {
 }
 
 fn unpack(p: u64) -> (Value, usize) {
-    (((p >> 8) as i64 + i32::MIN as i64 - 1) as Value, 255 - (p & 255) as usize)
+    (
+        ((p >> 8) as i64 + i32::MIN as i64 - 1) as Value,
+        255 - (p & 255) as usize,
+    )
 }
 
 /// The YBWC (or root-splitting) driver: the root searched by the calling thread, which must be

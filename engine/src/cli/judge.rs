@@ -1,10 +1,60 @@
-//! (being written)
+//! `cutoff judge PROBLEM [FILE]`: answer a judge problem read from FILE or standard input.
+//!
+//! - `ural1195`: prints the one answer line (`Crosses win`, `Ouths win` or `Draw`).
+//! - `control`: prints one line per board, `1` if the first player wins, else `0`.
 
-/// Arguments (being written).
+use super::{read_file, CliResult};
+use std::io::{Read, Write};
+
+/// The problems the command answers.
+const PROBLEMS: [&str; 2] = ["ural1195", "control"];
+
+/// Arguments of `cutoff judge`.
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The problem: ural1195 (tic-tac-toe, X to move after three moves each) or control (the
+    /// control game on K graphs).
+    pub problem: String,
+    /// The input file; standard input when left out.
+    pub file: Option<String>,
+}
 
-/// Runs the subcommand (being written).
-pub fn run(_args: &Args) -> super::CliResult {
-    Err("not implemented yet".into())
+/// Reads the whole standard input.
+fn read_stdin() -> Result<String, String> {
+    let mut text = String::new();
+    std::io::stdin()
+        .read_to_string(&mut text)
+        .map_err(|e| format!("cannot read standard input: {e}"))?;
+    Ok(text)
+}
+
+/// Runs `cutoff judge`.
+pub fn run(args: &Args) -> CliResult {
+    if !PROBLEMS.contains(&args.problem.as_str()) {
+        return Err(format!(
+            "unknown problem '{}' (expected one of: {})",
+            args.problem.escape_default(),
+            PROBLEMS.join(", ")
+        ));
+    }
+    let input = match &args.file {
+        Some(path) => read_file(path)?,
+        None => read_stdin()?,
+    };
+    let out = if args.problem == "ural1195" {
+        let answer = cutoff::judge::ural1195(&input).map_err(|e| e.to_string())?;
+        format!("{answer}\n")
+    } else {
+        let wins = cutoff::judge::control(&input).map_err(|e| e.to_string())?;
+        let mut out = String::with_capacity(2 * wins.len());
+        for w in wins {
+            out.push_str(if w { "1\n" } else { "0\n" });
+        }
+        out
+    };
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| format!("cannot write the answer: {e}"))
 }

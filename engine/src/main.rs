@@ -30,7 +30,19 @@ enum Command {
     Suite(cli::suite::Args),
 }
 
+/// Lets a closed pipe end the program quietly, as it does any Unix filter: Rust ignores
+/// SIGPIPE, so `cutoff ... | head` would otherwise panic on its next print.
+fn quiet_broken_pipes() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in `main`, before any other thread exists; restoring the
+    // default disposition of SIGPIPE touches no memory of ours.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    quiet_broken_pipes();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

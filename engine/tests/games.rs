@@ -93,6 +93,7 @@ fn takeaway_oracle(
 #[test]
 fn matchsticks_6_first_player_wins_by_taking_1() {
     let game = TakeAway::matchsticks(6).unwrap();
+    assert_eq!(game.name(), "matchsticks");
     let root = game.initial();
     assert_eq!(root.items, 6);
     assert_eq!(game.to_move(&root), Player::First);
@@ -114,6 +115,7 @@ fn matchsticks_6_first_player_wins_by_taking_1() {
 #[test]
 fn stones_4_first_player_wins_by_taking_1() {
     let game = TakeAway::stones(4).unwrap();
+    assert_eq!(game.name(), "stones");
     let root = game.initial();
     for algo in Algorithm::ALL {
         let r = run(&game, root, algo);

@@ -152,7 +152,12 @@ impl Game for TakeAway {
     type Moves = MoveList<u32, MAX_TAKES>;
 
     fn name(&self) -> &'static str {
-        "takeaway"
+        // The two games of the course go by their own names; any other rule set is generic.
+        match (self.takes(), self.misere) {
+            ([1, 2, 3], true) => "matchsticks",
+            ([1, 2], false) => "stones",
+            _ => "takeaway",
+        }
     }
 
     fn initial(&self) -> TakePos {

@@ -255,3 +255,100 @@ fn parallel_stress_on_middle_game_positions() {
         }
     }
 }
+
+/// A small deterministic generator for test shapes (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n
+    }
+}
+
+#[test]
+fn parallel_values_equal_serial_on_a_thousand_random_trees() {
+    use cutoff::games::random_tree::{Order, RandomTree};
+    let pools: Vec<_> = [2, 3, 8].into_iter().map(pool).collect();
+    let mut rng = Rng(0x5EED_1234_ABCD_0001);
+    let orders = [Order::Random, Order::BestFirst, Order::WorstFirst];
+    for i in 0..1000u64 {
+        // Shapes from 2 children and 12 plies down to 7 children and 4 plies: at most a few
+        // thousand leaves, so every thread count and mode runs on every tree.
+        let b = 2 + rng.below(6) as usize;
+        let max_d = match b {
+            2 => 12,
+            3 => 8,
+            4 => 6,
+            5 => 5,
+            _ => 4,
+        };
+        let d = 1 + rng.below(max_d) as usize;
+        let order = orders[(i % 3) as usize];
+        let game = RandomTree::new(b, d, i, order).expect("valid shape");
+        let root = game.initial();
+        let serial = search(&game, root, Algorithm::AlphaBeta, None).value;
+        // Keys identify positions within one game only: a fresh table for each.
+        let tt = TranspositionTable::new(1);
+        let pool = &pools[(i % 3) as usize];
+        for mode in MODES {
+            for algo in [Algorithm::Pvs, Algorithm::Solve] {
+                let r =
+                    parallel_search(&game, root, algo, &tt, pool, eager(mode), Limits::default());
+                assert!(!r.stopped);
+                assert_eq!(
+                    r.value,
+                    serial,
+                    "tree {i} (b={b}, d={d}, {order:?}), {mode:?} {algo} x{}",
+                    pool.current_num_threads()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn parallel_values_equal_serial_on_control_graphs() {
+    use cutoff::games::control::Control;
+    let pools: Vec<_> = [2, 3, 8].into_iter().map(pool).collect();
+    let mut rng = Rng(0xC0_47_80_11);
+    for i in 0..150u64 {
+        // Random graphs of 4 to 13 vertices and assorted densities.
+        let n = 4 + rng.below(10) as usize;
+        let density = 1 + rng.below(5);
+        let mut edges = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                if rng.below(8) < density {
+                    edges.push((a, b));
+                }
+            }
+        }
+        let game = Control::from_edges(n, &edges).expect("valid graph");
+        let root = game.initial();
+        let serial = search(&game, root, Algorithm::AlphaBeta, None).value;
+        // Keys identify positions within one game only: a fresh table for each.
+        let tt = TranspositionTable::new(1);
+        let pool = &pools[(i % 3) as usize];
+        for mode in MODES {
+            let r = parallel_search(
+                &game,
+                root,
+                Algorithm::Solve,
+                &tt,
+                pool,
+                eager(mode),
+                Limits::default(),
+            );
+            assert_eq!(
+                r.value,
+                serial,
+                "graph {i} ({n} vertices, {} edges), {mode:?} x{}",
+                edges.len(),
+                pool.current_num_threads()
+            );
+        }
+    }
+}

@@ -110,6 +110,28 @@ pub struct SuiteOptions {
     pub mode: Mode,
     /// Table size in MiB, one table for the whole run.
     pub tt_mib: usize,
+    /// YBWC's split thresholds (see [`ParallelConfig`]).
+    pub min_split_depth: usize,
+    /// See [`ParallelConfig::min_split_nodes`].
+    pub min_split_nodes: u64,
+    /// See [`ParallelConfig::eldest`].
+    pub eldest: usize,
+}
+
+impl Default for SuiteOptions {
+    /// Exact scores, one thread, YBWC's default thresholds, a 64 MiB table.
+    fn default() -> Self {
+        let p = ParallelConfig::default();
+        SuiteOptions {
+            weak: false,
+            threads: 1,
+            mode: Mode::Ybwc,
+            tt_mib: 64,
+            min_split_depth: p.min_split_depth,
+            min_split_nodes: p.min_split_nodes,
+            eldest: p.eldest,
+        }
+    }
 }
 
 /// Solves every line with the null-window solver, one position after the other, each with
@@ -140,7 +162,9 @@ pub fn run_suite(
         mode: opts.mode,
         weak: opts.weak,
         want_move: false,
-        ..ParallelConfig::default()
+        min_split_depth: opts.min_split_depth,
+        min_split_nodes: opts.min_split_nodes,
+        eldest: opts.eldest,
     };
     let mut results = Vec::with_capacity(lines.len());
     let mut tt_total = TtStats::default();

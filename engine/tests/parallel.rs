@@ -295,8 +295,12 @@ fn parallel_values_equal_serial_on_a_thousand_random_trees() {
         let pool = &pools[(i % 3) as usize];
         for mode in MODES {
             for algo in [Algorithm::Pvs, Algorithm::Solve] {
-                let r =
-                    parallel_search(&game, root, algo, &tt, pool, eager(mode), Limits::default());
+                // Classic YBWC on half the trees, two serial brothers on the other half.
+                let config = ParallelConfig {
+                    eldest: 1 + (i / 3 % 2) as usize,
+                    ..eager(mode)
+                };
+                let r = parallel_search(&game, root, algo, &tt, pool, config, Limits::default());
                 assert!(!r.stopped);
                 assert_eq!(
                     r.value,

@@ -266,6 +266,9 @@ pub struct ParallelConfig {
     /// estimate that keeps small subtrees serial (depth alone says little where pruning and
     /// the table cut most subtrees down to a handful of nodes).
     pub min_split_nodes: u64,
+    /// Brothers searched serially, eldest first, before the others are searched in parallel
+    /// (YBWC's "wait" generalised; 1 is classic YBWC).
+    pub eldest: usize,
     /// Weak solving (win, draw or loss).
     pub weak: bool,
     /// Also find a best move and its line.
@@ -278,6 +281,7 @@ impl Default for ParallelConfig {
             mode: Mode::Ybwc,
             min_split_depth: 4,
             min_split_nodes: 256,
+            eldest: 1,
             weak: false,
             want_move: true,
         }

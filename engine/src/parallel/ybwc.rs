@@ -31,6 +31,8 @@ pub(crate) struct Ctx<'a, 'g, G: Game> {
     pub per_thread: &'a Tallies,
     pub min_split_depth: usize,
     pub min_split_nodes: u64,
+    /// Brothers searched one after the other before the rest are split (at least 1).
+    pub eldest: usize,
     /// Split only at the root, without waiting for the eldest (root splitting).
     pub root_only: bool,
 }
@@ -86,6 +88,7 @@ pub(super) fn search<G: Game>(
         per_thread,
         min_split_depth: config.min_split_depth.max(1),
         min_split_nodes: config.min_split_nodes,
+        eldest: config.eldest.max(1),
         root_only: config.mode == super::Mode::Root,
     };
     let mut main = make();
@@ -141,18 +144,23 @@ impl<'g, G: Game> Searcher<'g, G> {
         let mut first = 0;
         let mut big = true;
         if !cx.root_only {
-            // Young brothers wait: the eldest alone, first.
+            // Young brothers wait: the eldest alone, first (and, when asked, the next few: with
+            // strong ordering a node whose eldest fails to cut off often cuts off on the
+            // second move, and splitting there would search the rest for nothing).
+            let eldest = cx.eldest.clamp(1, node.moves);
             let before = self.stats.nodes;
-            let v = self.ybwc_child(ply, 0, a, node.beta, cx);
+            for i in 0..eldest {
+                let v = self.ybwc_child(ply, i, a, node.beta, cx);
+                if self.stopped {
+                    return 0;
+                }
+                if self.improve(ply, i, v, &mut best, &mut a, node.beta) || i + 1 == node.moves {
+                    self.epilogue(ply, &node, &best);
+                    return best.value;
+                }
+            }
             big = self.stats.nodes - before >= cx.min_split_nodes;
-            if self.stopped {
-                return 0;
-            }
-            if self.improve(ply, 0, v, &mut best, &mut a, node.beta) || node.moves == 1 {
-                self.epilogue(ply, &node, &best);
-                return best.value;
-            }
-            first = 1;
+            first = eldest;
         }
         let split = if big && node.moves - first >= 2 {
             cx.shared

@@ -68,6 +68,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("error: {msg}");
+            if cli::interrupt::interrupted() {
+                return ExitCode::from(cli::interrupt::EXIT_INTERRUPTED);
+            }
             ExitCode::FAILURE
         }
     }

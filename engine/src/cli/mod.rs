@@ -1,5 +1,6 @@
 //! The subcommands of the `cutoff` binary, one file each, and their shared output.
 
+pub mod interrupt;
 pub mod judge;
 pub mod output;
 pub mod solve;

@@ -13,6 +13,7 @@ use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
 use cutoff::search::{iterative_deepening, Limits};
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Player, SearchResult, Searcher};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The games `solve` knows, as the command line spells them.
@@ -216,19 +217,40 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
         && depth.is_none()
         && matches!(algo, Algorithm::Solve | Algorithm::Pvs);
     let table = (algo.uses_table() || budget).then(|| TranspositionTable::new(args.tt_mb));
+    // The table-driven searches poll a stop flag; the plain textbook ones run to the end, so
+    // for them Ctrl-C keeps its usual meaning.
+    let quiet = AtomicBool::new(false);
+    let stop: &AtomicBool = if algo.uses_table() || budget {
+        super::interrupt::install()
+    } else {
+        &quiet
+    };
+    let unsettled = |nodes: u64| {
+        format!(
+            "interrupted after {nodes} nodes, before the value was settled (--time-ms or --nodes \
+             run iterative deepening, which reports its last finished depth)"
+        )
+    };
     let start = Instant::now();
     let mut extra = serde_json::Map::new();
     let result = if budget {
         let limits = Limits {
             nodes: args.nodes,
             deadline: args.time_ms.map(|ms| start + Duration::from_millis(ms)),
-            stop: None,
+            stop: Some(stop),
         };
         let tt = table.as_ref().expect("a budget always gets a table");
         let d = iterative_deepening(game, root, tt, limits, depth);
         let Some(last) = d.last else {
-            return Err("the budget ran out before the first iteration finished".into());
+            return Err(if super::interrupt::interrupted() {
+                "interrupted before the first iteration finished".into()
+            } else {
+                "the budget ran out before the first iteration finished".into()
+            });
         };
+        if super::interrupt::interrupted() {
+            extra.insert("interrupted".into(), true.into());
+        }
         extra.insert("depth_reached".into(), last.depth.into());
         extra.insert("exact".into(), last.exact.into());
         SearchResult {
@@ -252,7 +274,14 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
             eldest: args.split_after,
             ..ParallelConfig::default()
         };
-        let r = parallel_search(game, root, algo, tt, &pool, config, Limits::default());
+        let limits = Limits {
+            stop: Some(stop),
+            ..Limits::default()
+        };
+        let r = parallel_search(game, root, algo, tt, &pool, config, limits);
+        if r.stopped {
+            return Err(unsettled(r.stats.nodes));
+        }
         extra.insert("threads".into(), threads.into());
         extra.insert("parallel".into(), args.parallel.name().into());
         extra.insert("nodes_per_thread".into(), r.nodes_per_thread.clone().into());
@@ -264,11 +293,19 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
             algo,
         }
     } else {
-        let mut s = Searcher::new(game, root, depth).weak(args.weak);
+        let mut s = Searcher::new(game, root, depth)
+            .weak(args.weak)
+            .with_limits(Limits {
+                stop: Some(stop),
+                ..Limits::default()
+            });
         if let Some(tt) = &table {
             s = s.with_table(tt);
         }
         let (value, best_move) = s.run(algo);
+        if s.stopped() {
+            return Err(unsettled(s.stats().nodes));
+        }
         SearchResult {
             value,
             best_move,

@@ -165,6 +165,7 @@ pub fn run_suite(
         min_split_depth: opts.min_split_depth,
         min_split_nodes: opts.min_split_nodes,
         eldest: opts.eldest,
+        depth: None,
     };
     let mut results = Vec::with_capacity(lines.len());
     let mut tt_total = TtStats::default();

@@ -356,3 +356,82 @@ fn parallel_values_equal_serial_on_control_graphs() {
         }
     }
 }
+
+#[test]
+fn parallel_iterative_deepening_gives_the_serial_value_at_every_depth() {
+    use cutoff::parallel::parallel_iterative_deepening;
+    use cutoff::search::iterative_deepening;
+    let lines = set("middle-medium");
+    for (k, l) in lines.iter().take(12).enumerate() {
+        let root = l.game.initial();
+        let serial = iterative_deepening(
+            &l.game,
+            root,
+            &TranspositionTable::new(2),
+            Limits::default(),
+            Some(9),
+        );
+        let threads = [2, 3, 8][k % 3];
+        for mode in MODES {
+            let d = parallel_iterative_deepening(
+                &l.game,
+                root,
+                &TranspositionTable::new(2),
+                &pool(threads),
+                eager(mode),
+                Limits::default(),
+                Some(9),
+            );
+            // Depth-limited values are exact minimax values at that depth: equal, depth by depth.
+            assert_eq!(
+                d.history, serial.history,
+                "{mode:?} x{threads} on {}",
+                l.moves
+            );
+            let last = d.last.expect("every depth finished");
+            assert_eq!(last.depth, serial.last.as_ref().unwrap().depth);
+            assert_eq!(last.pv.first().copied(), last.best_move);
+        }
+    }
+}
+
+#[test]
+fn parallel_iterative_deepening_keeps_the_last_finished_depth_when_the_budget_runs_out() {
+    use cutoff::parallel::parallel_iterative_deepening;
+    let game = Connect4::new();
+    for mode in MODES {
+        let budget = 200_000;
+        let d = parallel_iterative_deepening(
+            &game,
+            game.initial(),
+            &TranspositionTable::new(8),
+            &pool(2),
+            ParallelConfig {
+                mode,
+                ..ParallelConfig::default()
+            },
+            Limits {
+                nodes: Some(budget),
+                ..Limits::default()
+            },
+            None,
+        );
+        let last = d.last.expect("the first depths fit in the budget");
+        assert!(
+            !last.exact,
+            "{mode:?}: the empty board is not solved in 200k nodes"
+        );
+        assert_eq!(
+            d.history.len(),
+            last.depth,
+            "{mode:?}: every depth up to the last"
+        );
+        assert!(last.best_move.is_some());
+        // Workers report nodes in batches: allow a generous overshoot, never a runaway.
+        assert!(
+            d.stats.nodes < 4 * budget,
+            "{mode:?}: {} nodes",
+            d.stats.nodes
+        );
+    }
+}

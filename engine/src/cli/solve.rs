@@ -9,7 +9,7 @@ use cutoff::games::sim::Sim;
 use cutoff::games::takeaway::TakeAway;
 use cutoff::games::tictactoe::TicTacToe;
 use cutoff::games::tree::Tree;
-use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
+use cutoff::parallel::{parallel_iterative_deepening, parallel_search, Mode, ParallelConfig};
 use cutoff::search::{iterative_deepening, Limits};
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Player, SearchResult, Searcher};
@@ -212,10 +212,24 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
     }
     let budget = args.time_ms.is_some() || args.nodes.is_some();
     let threads = super::threads(args.threads)?;
-    let parallel = threads > 1
-        && !budget
-        && depth.is_none()
-        && matches!(algo, Algorithm::Solve | Algorithm::Pvs);
+    // Iterative deepening (a budget) is PVS underneath, so it runs in parallel too.
+    let parallel = threads > 1 && (budget || matches!(algo, Algorithm::Solve | Algorithm::Pvs));
+    let config = ParallelConfig {
+        mode: args.parallel,
+        weak: args.weak,
+        min_split_depth: args.split_depth,
+        min_split_nodes: args.split_nodes,
+        eldest: args.split_after,
+        depth,
+        ..ParallelConfig::default()
+    };
+    let pool = || {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))
+    };
+
     let table = (algo.uses_table() || budget).then(|| TranspositionTable::new(args.tt_mb));
     // The table-driven searches poll a stop flag; the plain textbook ones run to the end, so
     // for them Ctrl-C keeps its usual meaning.
@@ -233,6 +247,10 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
     };
     let start = Instant::now();
     let mut extra = serde_json::Map::new();
+    if parallel {
+        extra.insert("threads".into(), threads.into());
+        extra.insert("parallel".into(), args.parallel.name().into());
+    }
     let result = if budget {
         let limits = Limits {
             nodes: args.nodes,
@@ -240,7 +258,11 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
             stop: Some(stop),
         };
         let tt = table.as_ref().expect("a budget always gets a table");
-        let d = iterative_deepening(game, root, tt, limits, depth);
+        let d = if parallel {
+            parallel_iterative_deepening(game, root, tt, &pool()?, config, limits, depth)
+        } else {
+            iterative_deepening(game, root, tt, limits, depth)
+        };
         let Some(last) = d.last else {
             return Err(if super::interrupt::interrupted() {
                 "interrupted before the first iteration finished".into()
@@ -262,18 +284,7 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
         }
     } else if parallel {
         let tt = table.as_ref().expect("pvs and solve always get a table");
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-        let config = ParallelConfig {
-            mode: args.parallel,
-            weak: args.weak,
-            min_split_depth: args.split_depth,
-            min_split_nodes: args.split_nodes,
-            eldest: args.split_after,
-            ..ParallelConfig::default()
-        };
+        let pool = pool()?;
         let limits = Limits {
             stop: Some(stop),
             ..Limits::default()
@@ -282,8 +293,6 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
         if r.stopped {
             return Err(unsettled(r.stats.nodes));
         }
-        extra.insert("threads".into(), threads.into());
-        extra.insert("parallel".into(), args.parallel.name().into());
         extra.insert("nodes_per_thread".into(), r.nodes_per_thread.clone().into());
         SearchResult {
             value: r.value,

@@ -9,8 +9,11 @@
 //! flags of every split point above it at every node, so a cutoff anywhere stops everything
 //! below it.
 
+mod deepening;
 mod lazysmp;
 mod ybwc;
+
+pub use deepening::parallel_iterative_deepening;
 
 use crate::game::{Game, Value};
 use crate::search::{Algorithm, Limits, Searcher, Stats};
@@ -273,6 +276,9 @@ pub struct ParallelConfig {
     pub weak: bool,
     /// Also find a best move and its line.
     pub want_move: bool,
+    /// Search this many plies deep (`None`: to the end of the game), evaluating at the
+    /// horizon; iterative deepening sets it.
+    pub depth: Option<usize>,
 }
 
 impl Default for ParallelConfig {
@@ -284,6 +290,7 @@ impl Default for ParallelConfig {
             eldest: 1,
             weak: false,
             want_move: true,
+            depth: None,
         }
     }
 }
@@ -348,7 +355,7 @@ fn worker<'g, G: Game>(
     limits: Limits<'g>,
     config: ParallelConfig,
 ) -> Searcher<'g, G> {
-    let mut s = Searcher::new(game, root, None)
+    let mut s = Searcher::new(game, root, config.depth)
         .with_table(tt)
         .with_limits(Limits {
             // The node budget is counted across all workers by `Shared`.

@@ -16,6 +16,13 @@ const LEGEND_ENTRY: u32 = 310;
 /// Panels per row.
 const COLUMNS: usize = 3;
 
+/// Dash and gap lengths of a dashed line, pixels.
+type Dash = (i32, i32);
+/// The `b^d` reference's dashes.
+const FULL_DASH: Dash = (6, 4);
+/// The minimal tree's: short, so that it shows on best-first alpha-beta's line.
+const MINIMAL_DASH: Dash = (3, 3);
+
 /// A reference count as a function of `(b, d)`.
 type Formula = fn(usize, usize) -> f64;
 
@@ -29,7 +36,7 @@ fn colour(i: usize) -> RGBColor {
         RGBColor(148, 103, 189),
         RGBColor(140, 86, 75),
         RGBColor(90, 90, 90),
-        RGBColor(160, 160, 160),
+        RGBColor(0, 0, 0),
     ];
     C[i % C.len()]
 }
@@ -97,30 +104,30 @@ pub fn write_svg(sweep: &Sweep, count: Count, path: &str) -> Result<(), String> 
             ("sans-serif", 22).into_font(),
         ))
         .map_err(|e| err(&e))?;
-    let mut legend: Vec<(String, RGBColor, bool)> = Series::ALL
+    let mut legend: Vec<(String, RGBColor, Option<Dash>)> = Series::ALL
         .iter()
         .enumerate()
-        .map(|(i, s)| (s.name().to_string(), colour(i), false))
+        .map(|(i, s)| (s.name().to_string(), colour(i), None))
         .collect();
-    legend.push(("b^d".into(), colour(6), true));
+    legend.push(("b^d".into(), colour(6), Some(FULL_DASH)));
     legend.push((
         "minimal tree b^ceil(d/2)+b^floor(d/2)-1".into(),
         colour(7),
-        true,
+        Some(MINIMAL_DASH),
     ));
     for (i, (name, c, dashed)) in legend.iter().enumerate() {
         let x = 10 + (i % per_line) as i32 * LEGEND_ENTRY as i32;
         let y = 42 + (i / per_line) as i32 * 18;
         let style = c.stroke_width(2);
-        if *dashed {
+        // A sample of the line, 22 pixels long, dashed as in the panels.
+        let (dash, gap) = dashed.unwrap_or((22, 0));
+        let mut x0 = x;
+        while x0 < x + 22 {
+            let x1 = (x0 + dash).min(x + 22);
             header
-                .draw(&PathElement::new(vec![(x, y), (x + 8, y)], style))
-                .and_then(|_| header.draw(&PathElement::new(vec![(x + 14, y), (x + 22, y)], style)))
+                .draw(&PathElement::new(vec![(x0, y), (x1, y)], style))
                 .map_err(|e| err(&e))?;
-        } else {
-            header
-                .draw(&PathElement::new(vec![(x, y), (x + 22, y)], style))
-                .map_err(|e| err(&e))?;
+            x0 = x1 + gap;
         }
         header
             .draw(&Text::new(
@@ -142,7 +149,7 @@ pub fn write_svg(sweep: &Sweep, count: Count, path: &str) -> Result<(), String> 
         let mut chart = ChartBuilder::on(area)
             .caption(format!("b = {b}"), ("sans-serif", 20))
             .margin(8)
-            .x_label_area_size(28)
+            .x_label_area_size(40)
             .y_label_area_size(48)
             .build_cartesian_2d(0.0..(max_d as f64 + 0.5), (1.0..top).log_scale())
             .map_err(|e| err(&e))?;
@@ -184,8 +191,14 @@ pub fn write_svg(sweep: &Sweep, count: Count, path: &str) -> Result<(), String> 
                 .map(|d| (d as f64, f(b, d)))
                 .filter(|&(_, y)| y <= top)
                 .collect();
+            // The minimal tree in short black dashes: it lies exactly on best-first alpha-beta.
+            let (dash, gap) = if c == colour(7) {
+                MINIMAL_DASH
+            } else {
+                FULL_DASH
+            };
             chart
-                .draw_series(DashedLineSeries::new(pts, 6, 4, c.stroke_width(2)))
+                .draw_series(DashedLineSeries::new(pts, dash, gap, c.stroke_width(2)))
                 .map_err(|e| err(&e))?;
         }
     }

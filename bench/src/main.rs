@@ -99,7 +99,7 @@ struct CompareArgs {
     #[arg(long)]
     allow_nodes: bool,
     /// Times under this many milliseconds in both runs are shown but not judged.
-    #[arg(long, default_value_t = 5.0)]
+    #[arg(long, default_value_t = 20.0)]
     min_ms: f64,
 }
 

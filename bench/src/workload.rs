@@ -1,9 +1,10 @@
 //! The named, fixed workloads of the regression runs (`cutoff-bench run --suite NAME`):
 //!
-//! - `quick` (about 15 s per repeat): random trees with several algorithms, tic-tac-toe,
-//!   40 Connect Four positions solved exactly, control-game graphs;
-//! - `full` (hours): the six Connect Four test sets (the first 100 positions of Begin-Hard,
-//!   as CI does) and every cell of the standard sweep.
+//! - `quick` (about 8 s of searching per repeat): random trees with several algorithms,
+//!   tic-tac-toe, 40 Connect Four positions solved exactly, control-game graphs;
+//! - `full` (roughly ten minutes per repeat on two cores, going by the test sets' mean times):
+//!   the six Connect Four test sets (the first 100 positions of Begin-Hard, as CI does) and
+//!   every cell of the standard sweep.
 //!
 //! Every item runs on one thread, with a fresh table, so its value and node count are the
 //! same on every run of one build: a change in them is a change in the search.

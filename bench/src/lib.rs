@@ -1,1 +1,22 @@
-//! Benchmarks, sweeps and regression runs for cutoff (grows with the benchmark issue).
+//! Benchmarks, sweeps and regression runs for cutoff.
+//!
+//! - [`theory`]: `b^d`, the Knuth-Moore minimal tree, Pearl's branching factor.
+//! - [`sweep`]: the grid of uniform random trees and its table; [`games`]: the same
+//!   comparison on real games; [`plot`]: the figure.
+//! - [`workload`]: the named suites of `cutoff-bench run`; [`record`]: the JSON a run writes;
+//!   [`compare`]: two runs side by side; [`build_info`]: the build a run measured.
+//! - [`measure`], [`positions`], [`table`]: one timed search, the fixed positions, text tables.
+
+#![warn(missing_docs)]
+
+pub mod build_info;
+pub mod compare;
+pub mod games;
+pub mod measure;
+pub mod plot;
+pub mod positions;
+pub mod record;
+pub mod sweep;
+pub mod table;
+pub mod theory;
+pub mod workload;

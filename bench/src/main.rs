@@ -1,0 +1,330 @@
+//! The `cutoff-bench` command: the sweep over random trees and real games, regression runs of
+//! named suites, and the comparison of two runs.
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+use clap::{Parser, Subcommand};
+use cutoff_bench::build_info::BuildInfo;
+use cutoff_bench::compare::{compare, render, Options};
+use cutoff_bench::games::{games_table, run_games};
+use cutoff_bench::plot::{write_svg, Count};
+use cutoff_bench::record::RunFile;
+use cutoff_bench::sweep::{run_sweep, Grid};
+use cutoff_bench::workload::{run_suite, suite};
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// cutoff-bench: sweeps, regression runs and comparisons for cutoff.
+#[derive(Parser)]
+#[command(name = "cutoff-bench", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Leaves, nodes and time of minimax, alpha-beta (random, best-first and worst-first
+    /// order), PVS and MTD(f) over a grid of random trees, against b^d, the minimal tree and
+    /// Pearl's branching factor; then the same algorithms on real games.
+    Sweep(SweepArgs),
+    /// Run a named workload (quick, full) and record value, nodes, leaves and time per item.
+    Run(RunArgs),
+    /// Compare two run files item by item; exit 1 if the current one regressed.
+    Compare(CompareArgs),
+    /// Pool the times of several run files of one build into one (median of all).
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args)]
+struct SweepArgs {
+    /// Write the results as JSON to this file.
+    #[arg(long)]
+    json: Option<String>,
+    /// Draw nodes against depth (log scale) as SVG to this file.
+    #[arg(long)]
+    svg: Option<String>,
+    /// What the figure plots: leaves (the references' unit) or nodes.
+    #[arg(long, default_value = "leaves")]
+    plot: Count,
+    /// A small grid and small games (seconds), for tests and CI.
+    #[arg(long)]
+    quick: bool,
+    /// Branching factors, comma-separated (default 2 to 10; quick: 2,3,4).
+    #[arg(long, value_delimiter = ',')]
+    branching: Option<Vec<usize>>,
+    /// Deepest depth (default 26; quick: 6).
+    #[arg(long)]
+    max_depth: Option<usize>,
+    /// Skip cells expected to evaluate more leaves than this (default 1e8; quick: 1e5).
+    #[arg(long)]
+    max_leaves: Option<f64>,
+    /// Seed of the random trees.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Leave out the real games.
+    #[arg(long)]
+    no_games: bool,
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// The workload: quick or full.
+    #[arg(long)]
+    suite: String,
+    /// Write the run to this JSON file.
+    #[arg(long)]
+    json: String,
+    /// Measure each item this many times and keep the median.
+    #[arg(long, default_value_t = 5)]
+    repeats: usize,
+    /// Free text stored with the run (the machine, what else was running).
+    #[arg(long)]
+    notes: Option<String>,
+}
+
+#[derive(clap::Args)]
+struct CompareArgs {
+    /// The run to compare against.
+    baseline: String,
+    /// The run to judge.
+    current: String,
+    /// Accepted slow-down: a fraction (0.1) or a percentage (10%).
+    #[arg(long, default_value = "10%", value_parser = parse_tolerance)]
+    tolerance: f64,
+    /// Report changed serial node counts without failing on them.
+    #[arg(long)]
+    allow_nodes: bool,
+    /// Times under this many milliseconds in both runs are shown but not judged.
+    #[arg(long, default_value_t = 20.0)]
+    min_ms: f64,
+}
+
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// Write the merged run to this file.
+    #[arg(long)]
+    json: String,
+    /// The run files, all of one suite and one build.
+    #[arg(required = true)]
+    runs: Vec<String>,
+}
+
+/// Reads `10%` as 0.10 and `0.1` as 0.1.
+fn parse_tolerance(s: &str) -> Result<f64, String> {
+    let bad = || {
+        format!("invalid tolerance '{s}' (expected a fraction like 0.1 or a percentage like 10%)")
+    };
+    let t = match s.trim().strip_suffix('%') {
+        Some(p) => p.trim().parse::<f64>().map_err(|_| bad())? / 100.0,
+        None => {
+            let f = s.trim().parse::<f64>().map_err(|_| bad())?;
+            if f >= 1.0 {
+                return Err(format!(
+                    "tolerance '{s}' is 100% or more; write percentages with %, like 10%"
+                ));
+            }
+            f
+        }
+    };
+    if !(t.is_finite() && t >= 0.0) {
+        return Err(bad());
+    }
+    Ok(t)
+}
+
+/// Writes to standard output; a closed pipe (`| head`) silences the rest instead of failing,
+/// so that the exit code still tells what the command found.
+fn say(text: &str) {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    if CLOSED.load(Relaxed) {
+        return;
+    }
+    let mut out = std::io::stdout().lock();
+    if out
+        .write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .is_err()
+    {
+        CLOSED.store(true, Relaxed);
+    }
+}
+
+/// Progress on a terminal only, overwritten in place, so that piped output stays clean.
+fn progress_line(text: &str) {
+    let mut e = std::io::stderr();
+    if e.is_terminal() {
+        let _ = write!(e, "\r\x1b[K{text}");
+        let _ = e.flush();
+    }
+}
+
+fn clear_progress() {
+    progress_line("");
+}
+
+fn sweep_cmd(a: &SweepArgs) -> Result<ExitCode, String> {
+    let mut grid = if a.quick {
+        Grid::quick()
+    } else {
+        Grid::standard()
+    };
+    if let Some(b) = &a.branching {
+        grid.branching = b.clone();
+    }
+    if let Some(d) = a.max_depth {
+        grid.max_depth = d;
+    }
+    if let Some(m) = a.max_leaves {
+        grid.max_leaves = m;
+    }
+    grid.seed = a.seed;
+    grid.validate()?;
+    let start = Instant::now();
+    let sweep = run_sweep(&grid, &mut |c| {
+        progress_line(&format!("b={} d={} {}", c.b, c.d, c.series));
+    })?;
+    clear_progress();
+    println!(
+        "Uniform random trees (seed {}): leaves, nodes and time per cell",
+        grid.seed
+    );
+    say(&sweep.table());
+    let games = if a.no_games {
+        Vec::new()
+    } else {
+        let rows = run_games(a.quick, grid.max_leaves, grid.tt_mib, &mut |r| {
+            progress_line(&format!("{} {} {}", r.game, r.position, r.algorithm));
+        })?;
+        clear_progress();
+        say("\nReal games: leaves against minimax's on the same search\n");
+        say(&games_table(&rows));
+        rows
+    };
+    say(&format!(
+        "\nsweep took {:.2} s\n",
+        start.elapsed().as_secs_f64()
+    ));
+    if let Some(path) = &a.svg {
+        write_svg(&sweep, a.plot, path)?;
+    }
+    if let Some(path) = &a.json {
+        let doc = serde_json::json!({
+            "build": BuildInfo::current(),
+            "sweep": sweep,
+            "games": games,
+        });
+        let text = serde_json::to_string_pretty(&doc).map_err(|e| format!("cannot encode: {e}"))?;
+        std::fs::write(path, text + "\n").map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_cmd(a: &RunArgs) -> Result<ExitCode, String> {
+    let items = suite(&a.suite)?;
+    // Fail on an unwritable output before spending minutes on the run.
+    std::fs::write(&a.json, "").map_err(|e| format!("cannot write '{}': {e}", a.json))?;
+    let start = Instant::now();
+    let total = items.len() * a.repeats;
+    let mut done = 0;
+    let run = run_suite(&a.suite, &items, a.repeats, &mut |name, ms| {
+        done += 1;
+        progress_line(&format!("[{done}/{total}] {name} {ms:.1} ms"));
+    });
+    let mut run = run.inspect_err(|_| {
+        // Leave no empty file that a later compare would trip on.
+        let _ = std::fs::remove_file(&a.json);
+    })?;
+    clear_progress();
+    run.notes = a.notes.clone();
+    run.save(&a.json)?;
+    let sum: f64 = run.items.iter().map(|i| i.time_ms).sum();
+    say(&format!(
+        "suite {}: {} items x {} repeats in {:.1} s (sum of medians {:.1} s), build {}; wrote {}\n",
+        a.suite,
+        run.items.len(),
+        a.repeats,
+        start.elapsed().as_secs_f64(),
+        sum / 1e3,
+        run.build.short(),
+        a.json
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn compare_cmd(a: &CompareArgs) -> Result<ExitCode, String> {
+    let base = RunFile::load(&a.baseline)?;
+    let current = RunFile::load(&a.current)?;
+    if !(a.min_ms.is_finite() && a.min_ms >= 0.0) {
+        return Err(format!(
+            "--min-ms must be a non-negative number, got {}",
+            a.min_ms
+        ));
+    }
+    let opts = Options {
+        tolerance: a.tolerance,
+        allow_nodes: a.allow_nodes,
+        min_ms: a.min_ms,
+    };
+    let cmp = compare(&base, &current, &opts);
+    say(&render(&cmp, &base, &current, &opts));
+    Ok(if cmp.regressions().is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn merge_cmd(a: &MergeArgs) -> Result<ExitCode, String> {
+    let runs = a
+        .runs
+        .iter()
+        .map(|p| RunFile::load(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    let merged = RunFile::merge(&runs)?;
+    merged.save(&a.json)?;
+    say(&format!(
+        "merged {} runs ({} repeats in all) into {}\n",
+        runs.len(),
+        merged.repeats,
+        a.json
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Exit codes: 0 fine, 1 a regression (compare), 2 bad input or a failed run.
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            // One line, naming the problem; clap's first line does exactly that.
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            eprintln!("{}", first.trim());
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = match &cli.command {
+        Command::Sweep(a) => sweep_cmd(a),
+        Command::Run(a) => run_cmd(a),
+        Command::Compare(a) => compare_cmd(a),
+        Command::Merge(a) => merge_cmd(a),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(msg) => {
+            clear_progress();
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -55,15 +55,9 @@ pub struct Args {
     /// How the threads share the work: ybwc, lazysmp or root.
     #[arg(long, default_value = "ybwc", value_parser = parse_mode)]
     pub parallel: Mode,
-    /// YBWC splits only with at least this many plies left (tuning).
-    #[arg(long, default_value_t = ParallelConfig::default().min_split_depth)]
-    pub split_depth: usize,
-    /// YBWC splits only after an eldest brother of at least this many nodes (tuning).
-    #[arg(long, default_value_t = ParallelConfig::default().min_split_nodes)]
-    pub split_nodes: u64,
-    /// YBWC searches this many brothers serially before splitting the rest (tuning).
-    #[arg(long, default_value_t = ParallelConfig::default().eldest)]
-    pub split_after: usize,
+    /// Where YBWC splits.
+    #[command(flatten)]
+    pub split: super::SplitArgs,
     /// Depth limit in plies (default: to the end of the game). For random trees: the tree's depth.
     #[arg(long)]
     pub depth: Option<usize>,
@@ -217,9 +211,9 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
     let config = ParallelConfig {
         mode: args.parallel,
         weak: args.weak,
-        min_split_depth: args.split_depth,
-        min_split_nodes: args.split_nodes,
-        eldest: args.split_after,
+        min_split_depth: args.split.depth,
+        min_split_nodes: args.split.nodes,
+        eldest: args.split.after,
         depth,
         ..ParallelConfig::default()
     };

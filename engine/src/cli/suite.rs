@@ -1,7 +1,7 @@
 //! `cutoff suite FILE`: solve every Connect Four position of a test set and check its score.
 
 use super::CliResult;
-use cutoff::parallel::{Mode, ParallelConfig};
+use cutoff::parallel::Mode;
 use cutoff::suite::{parse_suite, run_suite, SuiteOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -23,15 +23,9 @@ pub struct Args {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     pub tt_mb: usize,
-    /// YBWC splits only with at least this many plies left (tuning).
-    #[arg(long, default_value_t = ParallelConfig::default().min_split_depth)]
-    pub split_depth: usize,
-    /// YBWC splits only after an eldest brother of at least this many nodes (tuning).
-    #[arg(long, default_value_t = ParallelConfig::default().min_split_nodes)]
-    pub split_nodes: u64,
-    /// YBWC searches this many brothers serially before splitting the rest (tuning).
-    #[arg(long, default_value_t = ParallelConfig::default().eldest)]
-    pub split_after: usize,
+    /// Where YBWC splits.
+    #[command(flatten)]
+    pub split: super::SplitArgs,
     /// Solve only the first N positions.
     #[arg(long)]
     pub limit: Option<usize>,
@@ -74,9 +68,9 @@ pub fn run(args: &Args) -> CliResult {
         threads,
         mode: args.parallel,
         tt_mib: args.tt_mb,
-        min_split_depth: args.split_depth,
-        min_split_nodes: args.split_nodes,
-        eldest: args.split_after,
+        min_split_depth: args.split.depth,
+        min_split_nodes: args.split.nodes,
+        eldest: args.split.after,
     };
     let (results, summary) = run_suite(&lines, opts, &|| bar.inc(1))?;
     bar.finish_and_clear();

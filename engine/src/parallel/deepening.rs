@@ -51,11 +51,7 @@ pub fn parallel_iterative_deepening<G: Game>(
             config,
             Limits { nodes, ..limits },
         );
-        out.stats.nodes += r.stats.nodes;
-        out.stats.leaves += r.stats.leaves;
-        out.stats.cutoffs += r.stats.cutoffs;
-        out.stats.first_move_cutoffs += r.stats.first_move_cutoffs;
-        out.stats.max_ply = out.stats.max_ply.max(r.stats.max_ply);
+        out.stats.add(&r.stats);
         out.tt.add(&r.tt);
         if r.stopped {
             break;

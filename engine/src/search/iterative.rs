@@ -61,12 +61,7 @@ pub fn iterative_deepening<G: Game>(
             s.limits.nodes = Some(budget.saturating_sub(out.stats.nodes));
         }
         let (value, best_move) = s.run(Algorithm::Pvs);
-        let st = s.stats();
-        out.stats.nodes += st.nodes;
-        out.stats.leaves += st.leaves;
-        out.stats.cutoffs += st.cutoffs;
-        out.stats.first_move_cutoffs += st.first_move_cutoffs;
-        out.stats.max_ply = out.stats.max_ply.max(st.max_ply);
+        out.stats.add(&s.stats());
         if s.stopped() {
             break;
         }

@@ -39,6 +39,15 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Adds another search's counts (the deepest ply is the larger of the two).
+    pub fn add(&mut self, o: &Stats) {
+        self.nodes += o.nodes;
+        self.leaves += o.leaves;
+        self.cutoffs += o.cutoffs;
+        self.first_move_cutoffs += o.first_move_cutoffs;
+        self.max_ply = self.max_ply.max(o.max_ply);
+    }
+
     /// Share of cutoffs made by the first move tried, in 0..=1 (0 when there were none).
     pub fn first_move_cutoff_rate(&self) -> f64 {
         if self.cutoffs == 0 {

@@ -3,7 +3,7 @@
 
 use crate::game::{Game, GameError, Value};
 use crate::games::connect4::Connect4;
-use crate::parallel::{parallel_search, Mode, ParallelConfig};
+use crate::parallel::{parallel_search, ParallelConfig};
 use crate::search::{Algorithm, Limits, Searcher};
 use crate::tt::{TranspositionTable, TtStats};
 use serde::Serialize;
@@ -102,36 +102,13 @@ pub struct SuiteSummary {
 /// How a suite is run.
 #[derive(Clone, Copy, Debug)]
 pub struct SuiteOptions {
-    /// Weak (win/draw/loss) solving.
-    pub weak: bool,
     /// Threads searching each position (1: the serial solver).
     pub threads: usize,
-    /// How those threads share the work.
-    pub mode: Mode,
     /// Table size in MiB, one table for the whole run.
     pub tt_mib: usize,
-    /// YBWC's split thresholds (see [`ParallelConfig`]).
-    pub min_split_depth: usize,
-    /// See [`ParallelConfig::min_split_nodes`].
-    pub min_split_nodes: u64,
-    /// See [`ParallelConfig::eldest`].
-    pub eldest: usize,
-}
-
-impl Default for SuiteOptions {
-    /// Exact scores, one thread, YBWC's default thresholds, a 64 MiB table.
-    fn default() -> Self {
-        let p = ParallelConfig::default();
-        SuiteOptions {
-            weak: false,
-            threads: 1,
-            mode: Mode::Ybwc,
-            tt_mib: 64,
-            min_split_depth: p.min_split_depth,
-            min_split_nodes: p.min_split_nodes,
-            eldest: p.eldest,
-        }
-    }
+    /// How the threads share the work, and weak or exact solving (`weak` applies to the
+    /// serial solver too; the suite never asks for moves).
+    pub parallel: ParallelConfig,
 }
 
 /// Solves every line with the null-window solver, one position after the other, each with
@@ -146,7 +123,7 @@ pub fn run_suite(
     let game = Connect4::new();
     let mut serial = Searcher::new(&game, game.initial(), None)
         .with_table(&tt)
-        .weak(opts.weak)
+        .weak(opts.parallel.weak)
         .want_move(false);
     let pool = if opts.threads > 1 {
         Some(
@@ -159,13 +136,9 @@ pub fn run_suite(
         None
     };
     let config = ParallelConfig {
-        mode: opts.mode,
-        weak: opts.weak,
         want_move: false,
-        min_split_depth: opts.min_split_depth,
-        min_split_nodes: opts.min_split_nodes,
-        eldest: opts.eldest,
         depth: None,
+        ..opts.parallel
     };
     let mut results = Vec::with_capacity(lines.len());
     let mut tt_total = TtStats::default();
@@ -194,7 +167,7 @@ pub fn run_suite(
             }
         };
         let micros = t0.elapsed().as_secs_f64() * 1e6;
-        let expected = if opts.weak {
+        let expected = if opts.parallel.weak {
             l.expected.signum()
         } else {
             l.expected
@@ -228,11 +201,11 @@ pub fn run_suite(
         },
         threads: opts.threads,
         mode: if opts.threads > 1 {
-            opts.mode.name()
+            opts.parallel.mode.name()
         } else {
             "serial"
         },
-        weak: opts.weak,
+        weak: opts.parallel.weak,
         tt: tt_total,
     };
     Ok((results, summary))

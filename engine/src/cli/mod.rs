@@ -42,3 +42,21 @@ pub struct SplitArgs {
     #[arg(id = "split_after", long = "split-after", value_name = "N", default_value_t = cutoff::parallel::ParallelConfig::default().eldest)]
     pub after: usize,
 }
+
+impl SplitArgs {
+    /// The parallel settings for `mode` and `weak` with these thresholds.
+    pub fn config(
+        &self,
+        mode: cutoff::parallel::Mode,
+        weak: bool,
+    ) -> cutoff::parallel::ParallelConfig {
+        cutoff::parallel::ParallelConfig {
+            mode,
+            weak,
+            min_split_depth: self.depth,
+            min_split_nodes: self.nodes,
+            eldest: self.after,
+            ..Default::default()
+        }
+    }
+}

@@ -209,13 +209,8 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
     // Iterative deepening (a budget) is PVS underneath, so it runs in parallel too.
     let parallel = threads > 1 && (budget || matches!(algo, Algorithm::Solve | Algorithm::Pvs));
     let config = ParallelConfig {
-        mode: args.parallel,
-        weak: args.weak,
-        min_split_depth: args.split.depth,
-        min_split_nodes: args.split.nodes,
-        eldest: args.split.after,
         depth,
-        ..ParallelConfig::default()
+        ..args.split.config(args.parallel, args.weak)
     };
     let pool = || {
         rayon::ThreadPoolBuilder::new()

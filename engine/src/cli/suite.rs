@@ -64,13 +64,9 @@ pub fn run(args: &Args) -> CliResult {
         ProgressBar::hidden()
     };
     let opts = SuiteOptions {
-        weak: args.weak,
         threads,
-        mode: args.parallel,
         tt_mib: args.tt_mb,
-        min_split_depth: args.split.depth,
-        min_split_nodes: args.split.nodes,
-        eldest: args.split.after,
+        parallel: args.split.config(args.parallel, args.weak),
     };
     let (results, summary) = run_suite(&lines, opts, &|| bar.inc(1))?;
     bar.finish_and_clear();

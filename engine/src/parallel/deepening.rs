@@ -5,8 +5,8 @@
 
 use super::{parallel_search, ParallelConfig};
 use crate::game::Game;
-use crate::search::{iterative_deepening, Algorithm, Deepening, Iteration, Limits, Stats};
-use crate::tt::{TranspositionTable, TtStats};
+use crate::search::{iterative_deepening, Algorithm, Deepening, Limits};
+use crate::tt::TranspositionTable;
 
 /// Iterative deepening from `root` up to `max_depth` plies (`None`: to the end of the game)
 /// on the threads of `pool` within `limits`, sharing `tt`. A root with nothing to search
@@ -25,12 +25,7 @@ pub fn parallel_iterative_deepening<G: Game>(
     if last_depth == 0 {
         return iterative_deepening(game, root, tt, limits, max_depth);
     }
-    let mut out = Deepening {
-        last: None,
-        history: Vec::new(),
-        stats: Stats::default(),
-        tt: TtStats::default(),
-    };
+    let mut out = Deepening::empty();
     for depth in 1..=last_depth {
         // The node budget covers all depths together.
         let nodes = limits.nodes.map(|n| n.saturating_sub(out.stats.nodes));
@@ -56,14 +51,7 @@ pub fn parallel_iterative_deepening<G: Game>(
         if r.stopped {
             break;
         }
-        out.history.push((depth, r.value));
-        out.last = Some(Iteration {
-            depth,
-            value: r.value,
-            best_move: r.best_move,
-            pv: r.pv,
-            exact: depth >= full,
-        });
+        out.finished(depth, r.value, r.best_move, r.pv, full);
     }
     out
 }

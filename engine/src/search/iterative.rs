@@ -34,6 +34,37 @@ pub struct Deepening<M> {
     pub tt: TtStats,
 }
 
+impl<M> Deepening<M> {
+    /// Nothing finished, nothing counted yet.
+    pub(crate) fn empty() -> Self {
+        Deepening {
+            last: None,
+            history: Vec::new(),
+            stats: Stats::default(),
+            tt: TtStats::default(),
+        }
+    }
+
+    /// Records a finished iteration (`full`: the plies left to the end of the game).
+    pub(crate) fn finished(
+        &mut self,
+        depth: usize,
+        value: Value,
+        best_move: Option<M>,
+        pv: Vec<M>,
+        full: usize,
+    ) {
+        self.history.push((depth, value));
+        self.last = Some(Iteration {
+            depth,
+            value,
+            best_move,
+            pv,
+            exact: depth >= full,
+        });
+    }
+}
+
 /// Iterative deepening with PVS from `root` up to `max_depth` plies (`None`: to the end of
 /// the game) within `limits`, sharing `tt`.
 pub fn iterative_deepening<G: Game>(
@@ -48,12 +79,7 @@ pub fn iterative_deepening<G: Game>(
     let mut s = Searcher::new(game, root, Some(last_depth))
         .with_table(tt)
         .with_limits(limits);
-    let mut out = Deepening {
-        last: None,
-        history: Vec::new(),
-        stats: Stats::default(),
-        tt: TtStats::default(),
-    };
+    let mut out = Deepening::empty();
     for depth in 1..=last_depth {
         s.set_horizon(depth);
         // The node budget covers all iterations together.
@@ -65,14 +91,7 @@ pub fn iterative_deepening<G: Game>(
         if s.stopped() {
             break;
         }
-        out.history.push((depth, value));
-        out.last = Some(Iteration {
-            depth,
-            value,
-            best_move,
-            pv: s.pv().to_vec(),
-            exact: depth >= full,
-        });
+        out.finished(depth, value, best_move, s.pv().to_vec(), full);
     }
     if last_depth == 0 {
         let (value, best_move) = s.run(Algorithm::Pvs);

@@ -14,7 +14,12 @@ pub struct Ply<G: Game> {
     pub moves: G::Moves,
     /// The best line found from this ply (triangular PV table row).
     pub pv: Vec<G::Move>,
+    /// The game's ordering hint for each move (see [`Game::analyse`]).
+    pub hints: [i32; MAX_MOVES],
 }
+
+/// The most moves a position may have for the searches to order them all.
+pub const MAX_MOVES: usize = 64;
 
 /// The per-ply stack: `len()` plies, enough for a search `len() - 1` plies deep.
 pub struct Arena<G: Game> {
@@ -29,6 +34,7 @@ impl<G: Game> Arena<G> {
                 pos: root,
                 moves: G::Moves::default(),
                 pv: Vec::with_capacity(depth - p + 1),
+                hints: [0; MAX_MOVES],
             })
             .collect();
         Arena { plies }

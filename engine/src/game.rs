@@ -127,6 +127,15 @@ impl<M: Copy + Default + Send + Sync, const N: usize> MoveBuffer<M> for MoveList
     }
 }
 
+/// What [`Game::analyse`] knows of a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Knowledge {
+    /// The exact value, from the side to move: the position needs no search.
+    Value(Value),
+    /// Bounds `(lo, hi)` on the value; the moves to search are listed.
+    Bounds(Value, Value),
+}
+
 /// A two-player, zero-sum, perfect-information game (the classic formulation: initial state,
 /// player to move, legal moves, result of a move, terminal test and utility).
 ///
@@ -203,6 +212,65 @@ pub trait Game: Sync {
     /// game may leave out moves it can prove no better than one it keeps (at least one stays).
     fn search_moves(&self, pos: &Self::Pos, out: &mut Self::Moves) {
         self.moves(pos, out)
+    }
+
+    /// Everything the table-driven searches ask of a game before searching a non-terminal
+    /// position, in one call so that a game can share its work between the parts (Connect
+    /// Four finds its threats once): either the exact value, or bounds on it with the moves to
+    /// try written into `moves` and an ordering hint for move `i` into `hints[i]` (`hints`
+    /// holds at least [`MoveBuffer::CAPACITY`] slots).
+    ///
+    /// The terminal test is part of the analysis: the searches test [`Game::outcome`]
+    /// themselves only at their root and at the horizon. Below the root, `pos` is always
+    /// reached by a move this method listed, so a game whose listed moves never end the game
+    /// (Connect Four lists no winning move: it answers "win" instead) may skip the test.
+    ///
+    /// The default asks [`Game::outcome`], [`Game::quick_value`], [`Game::value_bounds`],
+    /// [`Game::search_moves`] and [`Game::move_hint`] in turn, so a game that implements only
+    /// those loses nothing.
+    fn analyse(&self, pos: &Self::Pos, moves: &mut Self::Moves, hints: &mut [i32]) -> Knowledge {
+        if let Some(v) = self.outcome(pos) {
+            return Knowledge::Value(v);
+        }
+        if let Some(v) = self.quick_value(pos) {
+            return Knowledge::Value(v);
+        }
+        let (lo, hi) = self.value_bounds(pos);
+        self.search_moves(pos, moves);
+        for (h, &mv) in hints.iter_mut().zip(moves.as_slice()) {
+            *h = self.move_hint(pos, mv);
+        }
+        Knowledge::Bounds(lo, hi)
+    }
+
+    /// Whether a position left with a single move by [`Game::analyse`] is passed through
+    /// statically: no node of its own, no table probe or store, its move played at once (a
+    /// forced line costs one node however long it is). Off by default: a game whose single
+    /// moves are rare gains nothing and its node counts stay as they were.
+    fn forced_lines_static(&self) -> bool {
+        false
+    }
+
+    /// The key the transposition table files `pos` under, and whether `pos` had to be
+    /// mirrored to reach it: a game with a symmetry gives both mirror images one key, so a
+    /// position found once serves for its image. Move codes stored under a mirrored key go
+    /// through [`Game::mirror_code`]. The default is [`Game::key`], never mirrored.
+    fn table_key(&self, pos: &Self::Pos) -> (u64, bool) {
+        (self.key(pos), false)
+    }
+
+    /// The move code of the mirror image of the move with `code` (see [`Game::table_key`]);
+    /// must be its own inverse.
+    fn mirror_code(&self, code: u8) -> u8 {
+        code
+    }
+
+    /// Whether enhanced transposition cutoffs pay at `pos`: before searching its moves, the
+    /// table is probed for every child, and a child whose stored bound already refutes the
+    /// window cuts the node off. Each probe is a likely cache miss, so a game turns this on only
+    /// near the root, where a cutoff saves a large subtree (default: never).
+    fn enhanced_cutoffs(&self, _pos: &Self::Pos) -> bool {
+        false
     }
 
     /// A static ordering hint: moves with higher hints are tried earlier (after the table move

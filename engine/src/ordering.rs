@@ -67,8 +67,9 @@ impl MoveOrdering {
         }
     }
 
-    /// Sorts `moves` of `pos` at `ply` best first. Insertion sort: lists are short and it is
-    /// stable, so equal scores keep the game's generation order.
+    /// Sorts `moves` of `pos` at `ply` best first, `hints[i]` being the game's hint for move
+    /// `i` (see [`Game::analyse`]). Insertion sort: lists are short and it is stable, so equal
+    /// scores keep the game's generation order.
     pub fn sort<G: Game>(
         &self,
         game: &G,
@@ -76,6 +77,7 @@ impl MoveOrdering {
         ply: usize,
         moves: &mut G::Moves,
         table_move: u8,
+        hints: &[i32],
     ) {
         let list = moves.as_mut_slice();
         // The score array below holds 64 moves, every game's capacity; a longer list would
@@ -104,7 +106,7 @@ impl MoveOrdering {
                 }
             }
             if self.config.hint {
-                s += game.move_hint(pos, mv) as i64 * HINT_SCALE;
+                s += hints[i] as i64 * HINT_SCALE;
             }
             if self.config.jitter != 0 && ply >= 2 {
                 // Below the hint's scale: only equal-hint moves trade places.

@@ -11,7 +11,7 @@
 //! Scores follow the usual solver convention, from the side to move: a win with the winner's
 //! k-th stone is worth `22 - k`, a loss `k - 22`, a draw 0.
 
-use crate::game::{Game, GameError, MoveList, Player, Value};
+use crate::game::{Game, GameError, Knowledge, MoveList, Player, Value};
 
 /// Board width (columns).
 pub const WIDTH: u32 = 7;
@@ -90,6 +90,40 @@ pub fn winning_cells(p: u64, mask: u64) -> u64 {
         r |= high & (p >> (3 * s));
     }
     r & (BOARD ^ mask)
+}
+
+/// Enhanced transposition cutoffs are tried in positions with fewer stones than this: near
+/// the root a cutoff saves a large subtree; deeper the extra probes cost more than they save.
+const ETC_PLIES: u32 = 20;
+
+/// Cells of the odd rows counting from 0 (the second, fourth and sixth rows from the bottom).
+const ODD_ROWS: u64 = BOTTOM * 0b101010;
+
+/// The key of the mirror image (columns reversed): each column's 7 key bits depend on that
+/// column alone (see the module comment), so the columns' bit groups simply trade places.
+#[inline]
+pub fn mirror_key(k: u64) -> u64 {
+    const COL: u64 = (1 << COL_BITS) - 1;
+    let mut m = 0;
+    let mut c = 0;
+    while c < WIDTH {
+        m |= ((k >> (c * COL_BITS)) & COL) << ((WIDTH - 1 - c) * COL_BITS);
+        c += 1;
+    }
+    m
+}
+
+/// The ordering score of a move, from our winning cells `threats` after it, the cells
+/// `next` playable after it and the opponent's winning cells `theirs`. Threats that are not
+/// right above an opponent's threat count most (such a threat is dead: whoever fills the cell
+/// below lets the other side win or block); threats right above a playable cell, which the
+/// opponent must watch from the next move on, add a little. Measured on Begin-Medium against
+/// the plain threat count (see the README).
+#[inline]
+fn move_score(threats: u64, next: u64, theirs: u64) -> i32 {
+    let useful = threats & !(theirs << 1);
+    let soon = threats & (next << 1);
+    (4 * useful.count_ones() + soon.count_ones()) as i32
 }
 
 /// A Connect Four position: the side to move's stones, all stones, and the number of moves.
@@ -185,6 +219,43 @@ impl Board {
     #[inline]
     pub fn threats_after(&self, cell: u64) -> u32 {
         winning_cells(self.current | cell, self.mask).count_ones()
+    }
+
+    /// Bounds on the value from the lines still open: a side that can no longer make four in
+    /// any line cannot win. And with every column filled to an even height (the first player
+    /// to move), the second player can answer every stone on top of it: the first player then
+    /// ends with the empty cells of the even rows (counting from 0) and the second with those of
+    /// the odd rows. If the first cannot make four that way it cannot win, and if the second
+    /// then has four it loses.
+    #[inline]
+    pub fn static_bounds(&self) -> (Value, Value) {
+        let empty = BOARD & !self.mask;
+        let mut lo = MIN_SCORE;
+        let mut hi = MAX_SCORE;
+        if !has_four(self.current | empty) {
+            hi = 0;
+        } else if self.playable() & ODD_ROWS == 0 {
+            if !has_four(self.current | (empty & !ODD_ROWS)) {
+                hi = if has_four(self.opponent() | (empty & ODD_ROWS)) {
+                    -1
+                } else {
+                    0
+                };
+            }
+        }
+        if !has_four(self.opponent() | empty) {
+            lo = 0;
+        }
+        (lo, hi)
+    }
+
+    /// The mirror image: columns reversed.
+    pub fn mirror(&self) -> Board {
+        Board {
+            current: mirror_key(self.current),
+            mask: mirror_key(self.mask),
+            moves: self.moves,
+        }
     }
 
     /// The stone count of the side to move's next stone (1-based).
@@ -307,38 +378,89 @@ impl Game for Connect4 {
         (MIN_SCORE, MAX_SCORE)
     }
 
-    fn quick_value(&self, pos: &Board) -> Option<Value> {
+    fn analyse(&self, pos: &Board, out: &mut Self::Moves, hints: &mut [i32]) -> Knowledge {
+        use crate::game::MoveBuffer;
         let m = pos.moves as Value;
-        if pos.can_win_next() {
-            return Some((CELLS as Value + 1 - m) / 2);
+        let playable = pos.playable();
+        let mine = winning_cells(pos.current, pos.mask);
+        if mine & playable != 0 {
+            // A win with our next stone.
+            return Knowledge::Value((CELLS as Value + 1 - m) / 2);
         }
-        if pos.non_losing_moves() == 0 {
-            // Every move lets the opponent win with its next stone.
-            return Some(-(CELLS as Value - m) / 2);
+        let theirs = winning_cells(pos.opponent(), pos.mask);
+        let forced = playable & theirs;
+        let mut safe = playable;
+        if forced != 0 {
+            if forced & (forced - 1) != 0 {
+                // Two threats to block: the opponent wins with its next stone.
+                return Knowledge::Value(-(CELLS as Value - m) / 2);
+            }
+            safe = forced;
+        }
+        // Never play right below an opponent's winning cell.
+        safe &= !(theirs >> 1);
+        if safe == 0 {
+            return Knowledge::Value(-(CELLS as Value - m) / 2);
         }
         if m >= CELLS as Value - 2 {
             // Neither side can win with the last two stones.
-            return Some(0);
+            return Knowledge::Value(0);
         }
-        None
-    }
+        // Nobody wins with their next stone: the opponent wins at the earliest with its
+        // next-but-one stone, we with our next-but-one.
+        let mut lo = -(CELLS as Value - 2 - m) / 2;
+        let mut hi = (CELLS as Value - 1 - m) / 2;
+        let (lo_bound, hi_bound) = pos.static_bounds();
+        lo = lo.max(lo_bound);
+        hi = hi.min(hi_bound);
 
-    fn value_bounds(&self, pos: &Board) -> (Value, Value) {
-        // No immediate win either way (quick_value said so): the opponent wins at the earliest
-        // with its next-but-one stone, and we with our next-but-one.
-        let m = pos.moves as Value;
-        (-(CELLS as Value - 2 - m) / 2, (CELLS as Value - 1 - m) / 2)
-    }
-
-    fn search_moves(&self, pos: &Board, out: &mut Self::Moves) {
-        use crate::game::MoveBuffer;
         out.clear();
-        let safe = pos.non_losing_moves();
         for c in CENTRE_ORDER {
-            if safe & column_cells(c as u32) != 0 {
-                out.push(c);
+            let cell = safe & column_cells(c as u32);
+            if cell == 0 {
+                continue;
             }
+            let after = Board {
+                current: pos.current | cell,
+                mask: pos.mask | cell,
+                moves: pos.moves + 1,
+            };
+            let threats = winning_cells(after.current, after.mask);
+            let next = after.playable();
+            let blocks = next & threats;
+            let replies = if blocks != 0 { blocks } else { next } & !(threats >> 1);
+            if replies == 0 || blocks & (blocks.wrapping_sub(1)) != 0 {
+                // Whatever the opponent answers, our next stone wins: the best score left.
+                return Knowledge::Value((CELLS as Value - 1 - m) / 2);
+            }
+            hints[out.len()] = move_score(threats, next, theirs & !cell);
+            out.push(c);
         }
+        // No move wins with our next-but-one stone either.
+        hi = hi.min((CELLS as Value - 3 - m) / 2);
+        Knowledge::Bounds(lo, hi)
+    }
+
+    fn forced_lines_static(&self) -> bool {
+        true
+    }
+
+    fn table_key(&self, pos: &Board) -> (u64, bool) {
+        let k = pos.key();
+        let m = mirror_key(k);
+        if m < k {
+            (m, true)
+        } else {
+            (k, false)
+        }
+    }
+
+    fn mirror_code(&self, code: u8) -> u8 {
+        (WIDTH as u8 - 1).wrapping_sub(code)
+    }
+
+    fn enhanced_cutoffs(&self, pos: &Board) -> bool {
+        pos.moves < ETC_PLIES
     }
 
     fn default_ordering(&self) -> crate::ordering::OrderingConfig {

@@ -103,7 +103,7 @@ pub struct Shared {
     stop: AtomicBool,
     nodes: AtomicU64,
     node_limit: Option<u64>,
-    totals: [AtomicU64; 5],
+    totals: [AtomicU64; 7],
     tt_totals: [AtomicU64; 5],
     /// Split points opened, and tasks run under them.
     splits: AtomicU64,
@@ -193,7 +193,15 @@ impl Shared {
         for (t, v) in
             self.totals
                 .iter()
-                .zip([st.nodes, st.leaves, st.cutoffs, st.first_move_cutoffs, 0])
+                .zip([
+                    st.nodes,
+                    st.leaves,
+                    st.cutoffs,
+                    st.first_move_cutoffs,
+                    0,
+                    st.forced,
+                    st.etc_cutoffs,
+                ])
         {
             t.fetch_add(v, Relaxed);
         }
@@ -223,6 +231,8 @@ impl Shared {
                 cutoffs: t(2),
                 first_move_cutoffs: t(3),
                 max_ply: t(4) as u32,
+                forced: t(5),
+                etc_cutoffs: t(6),
             },
             TtStats {
                 probes: u(0),

@@ -36,6 +36,11 @@ pub struct Stats {
     pub first_move_cutoffs: u64,
     /// Deepest ply reached (the root is ply 0).
     pub max_ply: u32,
+    /// Positions with a single move passed through statically, not counted in `nodes` (see
+    /// [`Game::forced_lines_static`](crate::Game::forced_lines_static)).
+    pub forced: u64,
+    /// Nodes cut off by a child's table entry (enhanced transposition cutoffs).
+    pub etc_cutoffs: u64,
 }
 
 impl Stats {
@@ -46,6 +51,8 @@ impl Stats {
         self.cutoffs += o.cutoffs;
         self.first_move_cutoffs += o.first_move_cutoffs;
         self.max_ply = self.max_ply.max(o.max_ply);
+        self.forced += o.forced;
+        self.etc_cutoffs += o.etc_cutoffs;
     }
 
     /// Share of cutoffs made by the first move tried, in 0..=1 (0 when there were none).
@@ -418,13 +425,24 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     /// horizon); the leaf is counted and settled.
     #[inline]
     pub(crate) fn enter(&mut self, ply: usize) -> Option<Value> {
+        self.enter_with(ply, true)
+    }
+
+    /// [`Searcher::enter`], testing for the end of the game only if `terminal_test` or at the
+    /// horizon (the table-driven searches leave the test to [`Game::analyse`] below the root).
+    #[inline]
+    pub(crate) fn enter_with(&mut self, ply: usize, terminal_test: bool) -> Option<Value> {
         self.stats.nodes += 1;
         self.stats.max_ply = self.stats.max_ply.max(ply as u32);
         let pos = self.arena.ply(ply).pos;
         self.arena.ply_mut(ply).pv.clear();
+        let at_horizon = ply >= self.horizon;
+        if !(terminal_test || at_horizon) {
+            return None;
+        }
         let leaf = match self.game.outcome(&pos) {
             Some(v) => Some(v),
-            None if ply >= self.horizon => Some(self.game.evaluate(&pos)),
+            None if at_horizon => Some(self.game.evaluate(&pos)),
             None => None,
         };
         if let Some(v) = leaf {

@@ -91,13 +91,28 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             let p = self.arena.ply_mut(ply);
             self.game.moves(&p.pos, &mut p.moves);
             let n = p.moves.len();
-            self.ordering
-                .sort(self.game, &p.pos, ply, &mut p.moves, crate::game::NO_CODE);
+            for (h, &mv) in p.hints.iter_mut().zip(p.moves.as_slice()) {
+                *h = self.game.move_hint(&p.pos, mv);
+            }
+            self.ordering.sort(
+                self.game,
+                &p.pos,
+                ply,
+                &mut p.moves,
+                crate::game::NO_CODE,
+                &p.hints,
+            );
             n
         };
         for i in 0..n {
             let mv = self.descend(ply, i);
-            let v = -self.pvs(ply + 1, -value - 1, -value + 1);
+            // Every legal move is tried here, a game-ending one too, which `analyse` is not
+            // asked to recognise.
+            let child = self.arena.ply(ply + 1).pos;
+            let v = match self.game.outcome(&child) {
+                Some(u) => -u,
+                None => -self.pvs(ply + 1, -value - 1, -value + 1),
+            };
             if self.stopped {
                 return None;
             }

@@ -11,7 +11,7 @@
 //! [`Searcher::epilogue`], which the parallel search shares.
 
 use super::{Observer, Searcher};
-use crate::game::{Game, MoveBuffer, Value, INF, NO_CODE};
+use crate::game::{Game, Knowledge, MoveBuffer, Value, INF, NO_CODE};
 use crate::tt::{Bound, Entry};
 
 /// Table depth meaning "searched to the end of the game": valid at any horizon.
@@ -30,6 +30,10 @@ pub(crate) struct Node {
     pub moves: usize,
     /// Node count when the node started (its subtree size goes into the table).
     pub nodes_before: u64,
+    /// Whether the table key is that of the mirror image (move codes are mirrored).
+    pub mirrored: bool,
+    /// A forced move passed through statically: nothing is stored.
+    pub forced: bool,
 }
 
 /// The best move found by a node's loop.
@@ -122,15 +126,17 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     }
 
     /// A node's work before its move loop: leaf and budget checks, the game's knowledge, the
-    /// window narrowed by the game's bounds and the table, then the moves generated and
-    /// ordered. `Err(value)` when the node is settled without searching its moves.
+    /// window narrowed by the game's bounds and the table, enhanced transposition cutoffs
+    /// where the game asks for them, then the moves ordered. `Err(value)` when the node is
+    /// settled without searching its moves.
     pub(crate) fn prologue(
         &mut self,
         ply: usize,
         mut alpha: Value,
         mut beta: Value,
     ) -> Result<Node, Value> {
-        if let Some(v) = self.enter(ply) {
+        // Below the root `analyse` tests for the end of the game (see its contract).
+        if let Some(v) = self.enter_with(ply, ply == 0) {
             return Err(v);
         }
         if self.poll_stop() {
@@ -138,18 +144,24 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         }
         let nodes_before = self.stats.nodes;
         let pos = self.arena.ply(ply).pos;
-        let key = self.game.key(&pos);
+        let (key, mirrored) = self.game.table_key(&pos);
         if let Some(tt) = self.tt {
-            // The probe comes after the game's quick checks: let memory work meanwhile.
+            // The probe comes after the game's analysis: let memory work meanwhile.
             tt.prefetch(key);
         }
-        if let Some(v) = self.game.quick_value(&pos) {
-            self.stats.leaves += 1;
-            self.settle(ply, v);
-            return Err(v);
-        }
+        let knowledge = {
+            let p = self.arena.ply_mut(ply);
+            self.game.analyse(&p.pos, &mut p.moves, &mut p.hints)
+        };
+        let (lo, hi) = match knowledge {
+            Knowledge::Value(v) => {
+                self.stats.leaves += 1;
+                self.settle(ply, v);
+                return Err(v);
+            }
+            Knowledge::Bounds(lo, hi) => (lo, hi),
+        };
         // The game's bounds narrow the window; an empty window is answered by the bound.
-        let (lo, hi) = self.game.value_bounds(&pos);
         if alpha < lo {
             alpha = lo;
             if alpha >= beta {
@@ -164,17 +176,33 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
                 return Err(beta);
             }
         }
-
+        let moves = self.arena.ply(ply).moves.len();
         let left = self.horizon - ply;
-        let depth = if left >= self.game.max_plies(&pos) {
-            TO_THE_END
-        } else {
-            left.min(TO_THE_END as usize - 1) as u8
-        };
+        let depth = self.table_depth(left, &pos);
+        if moves == 1 && self.game.forced_lines_static() {
+            // A forced move: passed through without a node, a probe or a store of its own.
+            self.stats.nodes -= 1;
+            self.stats.forced += 1;
+            return Ok(Node {
+                alpha,
+                beta,
+                key,
+                depth,
+                moves,
+                nodes_before,
+                mirrored,
+                forced: true,
+            });
+        }
+
         let mut table_move = NO_CODE;
         if let Some(tt) = self.tt {
             if let Some(e) = tt.probe(key, &mut self.tt_stats) {
-                table_move = e.mv;
+                table_move = if mirrored && e.mv != NO_CODE {
+                    self.game.mirror_code(e.mv)
+                } else {
+                    e.mv
+                };
                 if e.depth >= depth {
                     let v = e.value as Value;
                     match e.bound {
@@ -191,17 +219,21 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
                     }
                 }
             }
+            if left > 0 && self.game.enhanced_cutoffs(&pos) {
+                if let Some(v) = self.enhanced_cutoff(tt, ply, left - 1, beta) {
+                    self.settle(ply, v);
+                    return Err(v);
+                }
+            }
         }
 
         let p = self.arena.ply_mut(ply);
-        self.game.search_moves(&p.pos, &mut p.moves);
-        let moves = p.moves.len();
         self.ordering
-            .sort(self.game, &p.pos, ply, &mut p.moves, table_move);
+            .sort(self.game, &p.pos, ply, &mut p.moves, table_move, &p.hints);
         if let Some(tt) = self.tt {
             // Later children's probes then find their clusters already loading.
-            for &mv in p.moves.as_slice() {
-                tt.prefetch(self.game.key(&self.game.play(&p.pos, mv)));
+            for &mv in p.moves.as_slice().iter() {
+                tt.prefetch(self.game.table_key(&self.game.play(&p.pos, mv)).0);
             }
         }
         Ok(Node {
@@ -211,13 +243,58 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             depth,
             moves,
             nodes_before,
+            mirrored,
+            forced: false,
         })
+    }
+
+    /// The depth a node with `left` plies to the horizon is searched to, as the table records
+    /// it.
+    #[inline]
+    fn table_depth(&self, left: usize, pos: &G::Pos) -> u8 {
+        if left >= self.game.max_plies(pos) {
+            TO_THE_END
+        } else {
+            left.min(TO_THE_END as usize - 1) as u8
+        }
+    }
+
+    /// Enhanced transposition cutoff: a child whose table entry shows that its value is at
+    /// most `-beta` refutes the window at once. Returns the node's (fail-high) value then.
+    fn enhanced_cutoff(
+        &mut self,
+        tt: &crate::tt::TranspositionTable,
+        ply: usize,
+        child_left: usize,
+        beta: Value,
+    ) -> Option<Value> {
+        let p = self.arena.ply(ply);
+        for &mv in p.moves.as_slice() {
+            let child = self.game.play(&p.pos, mv);
+            let (key, _) = self.game.table_key(&child);
+            let Some(e) = tt.probe(key, &mut self.tt_stats) else {
+                continue;
+            };
+            let v = -(e.value as Value);
+            if e.bound != Bound::Lower
+                && v >= beta
+                && e.depth >= self.table_depth(child_left, &child)
+            {
+                self.stats.etc_cutoffs += 1;
+                return Some(v);
+            }
+        }
+        None
     }
 
     /// A node's work after its move loop: the table store, the trace. (A root whose moves
     /// all failed low names no move here: the move with the best upper bound need not reach
     /// the value, so the caller finds one that provably does.)
     pub(crate) fn epilogue(&mut self, ply: usize, node: &Node, best: &Best<G::Move>) {
+        if node.forced {
+            self.settle(ply, best.value);
+            return;
+        }
         if let Some(tt) = self.tt {
             // Values outside the table's 16 bits are simply not stored.
             if let Ok(value) = i16::try_from(best.value) {
@@ -229,10 +306,15 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
                     Bound::Exact
                 };
                 let work = (self.stats.nodes - node.nodes_before).max(1).ilog2() as u8;
+                let mv = if node.mirrored && best.code != NO_CODE {
+                    self.game.mirror_code(best.code)
+                } else {
+                    best.code
+                };
                 let entry = Entry {
                     value,
                     bound,
-                    mv: best.code,
+                    mv,
                     depth: node.depth,
                     work,
                 };

@@ -1,0 +1,177 @@
+//! Connect Four's game knowledge against known values: the analysis hook, the static bounds,
+//! the mirrored table key and the searches that use them.
+
+use cutoff::game::Knowledge;
+use cutoff::games::connect4::{Board, Connect4, MAX_SCORE, MIN_SCORE};
+use cutoff::suite::{parse_suite, SuiteLine};
+use cutoff::tt::TranspositionTable;
+use cutoff::{search, Algorithm, Game, MoveBuffer, Searcher};
+
+fn set(name: &str) -> Vec<SuiteLine> {
+    let path = format!(
+        "{}/../positions/connect4/{name}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    parse_suite(&std::fs::read_to_string(path).expect("the test sets are in positions/"))
+        .expect("the set parses")
+}
+
+const SETS: [&str; 6] = [
+    "end-easy",
+    "middle-easy",
+    "middle-medium",
+    "begin-easy",
+    "begin-medium",
+    "begin-hard",
+];
+
+#[test]
+fn analysis_agrees_with_every_published_score() {
+    // 6,000 positions with their published exact scores: a value the analysis gives must be
+    // the score, and bounds must hold it.
+    let game = Connect4::new();
+    let (mut values, mut bounded, mut tight) = (0, 0, 0);
+    for name in SETS {
+        for l in set(name) {
+            let pos = l.game.board();
+            let mut moves = <Connect4 as Game>::Moves::default();
+            let mut hints = [0; 64];
+            match game.analyse(&pos, &mut moves, &mut hints) {
+                Knowledge::Value(v) => {
+                    assert_eq!(v, l.expected, "{name} {}: analysed value", l.moves);
+                    values += 1;
+                }
+                Knowledge::Bounds(lo, hi) => {
+                    assert!(
+                        lo <= l.expected && l.expected <= hi,
+                        "{name} {}: score {} outside [{lo}, {hi}]",
+                        l.moves,
+                        l.expected
+                    );
+                    assert!(!moves.is_empty(), "{name} {}: no move listed", l.moves);
+                    bounded += 1;
+                    if hi - lo < MAX_SCORE - MIN_SCORE - 4 {
+                        tight += 1;
+                    }
+                }
+            }
+            let (lo, hi) = pos.static_bounds();
+            assert!(
+                lo <= l.expected && l.expected <= hi,
+                "{name} {}: static bounds [{lo}, {hi}] miss {}",
+                l.moves,
+                l.expected
+            );
+        }
+    }
+    assert_eq!(values + bounded, 6000);
+    assert!(
+        values > 0 && tight > 0,
+        "{values} values, {tight} tight bounds"
+    );
+}
+
+/// Positions near the end, reached by random play from the test sets' positions.
+fn late_positions(count: usize) -> Vec<Board> {
+    let game = Connect4::new();
+    let mut out = Vec::new();
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    for l in set("middle-easy").iter().cycle() {
+        let mut pos = l.game.board();
+        let mut moves = <Connect4 as Game>::Moves::default();
+        while pos.moves < 30 && game.outcome(&pos).is_none() {
+            game.moves(&pos, &mut moves);
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mv = moves.as_slice()[(seed % moves.len() as u64) as usize];
+            pos = game.play(&pos, mv);
+        }
+        if game.outcome(&pos).is_none() {
+            out.push(pos);
+        }
+        if out.len() == count {
+            return out;
+        }
+    }
+    unreachable!()
+}
+
+#[test]
+fn analysis_and_listed_moves_agree_with_plain_alphabeta_near_the_end() {
+    // A value must be exact; with bounds, the listed moves must still reach the exact value.
+    let game = Connect4::new();
+    let mut checked = 0;
+    for pos in late_positions(150) {
+        let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
+        let mut moves = <Connect4 as Game>::Moves::default();
+        let mut hints = [0; 64];
+        match game.analyse(&pos, &mut moves, &mut hints) {
+            Knowledge::Value(v) => assert_eq!(v, exact, "{pos:?}"),
+            Knowledge::Bounds(lo, hi) => {
+                assert!(
+                    lo <= exact && exact <= hi,
+                    "{pos:?}: {exact} not in [{lo}, {hi}]"
+                );
+                let best = moves
+                    .as_slice()
+                    .iter()
+                    .map(|&mv| {
+                        -search(&game, game.play(&pos, mv), Algorithm::AlphaBeta, None).value
+                    })
+                    .max()
+                    .expect("moves listed");
+                assert_eq!(best, exact, "{pos:?}: the listed moves miss the best one");
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 150);
+}
+
+#[test]
+fn mirror_images_share_a_key_and_a_value() {
+    let game = Connect4::new();
+    let tt = TranspositionTable::new(16);
+    for l in set("middle-easy").iter().take(150) {
+        let pos = l.game.board();
+        let image = pos.mirror();
+        assert_eq!(image.mirror(), pos);
+        let (k, flipped) = game.table_key(&pos);
+        let (ki, flipped_i) = game.table_key(&image);
+        assert_eq!(k, ki, "{}: mirror images under different keys", l.moves);
+        if pos != image {
+            assert_ne!(flipped, flipped_i, "{}", l.moves);
+        }
+        for c in 0..7 {
+            assert_eq!(game.mirror_code(game.mirror_code(c)), c);
+        }
+        // One table for both: the image is solved from what the original stored, and its
+        // best move, mapped back through the mirror, must still reach the score.
+        for root in [pos, image] {
+            let mut s = Searcher::new(&game, root, None).with_table(&tt);
+            let (v, best) = s.run(Algorithm::Solve);
+            assert_eq!(v, l.expected, "{}", l.moves);
+            let child = game.play(&root, best.expect("a move"));
+            let mut c = Searcher::new(&game, child, None).with_table(&tt);
+            assert_eq!(-c.run(Algorithm::Solve).0, v, "{}: best move", l.moves);
+        }
+    }
+}
+
+#[test]
+fn forced_lines_and_enhanced_cutoffs_are_used_and_change_no_value() {
+    let game = Connect4::new();
+    let tt = TranspositionTable::new(16);
+    let (mut forced, mut etc) = (0, 0);
+    for l in set("begin-easy").iter().take(40) {
+        tt.clear();
+        let mut s = Searcher::new(&game, l.game.board(), None).with_table(&tt);
+        let (v, _) = s.run(Algorithm::Solve);
+        assert_eq!(v, l.expected, "{}", l.moves);
+        forced += s.stats().forced;
+        etc += s.stats().etc_cutoffs;
+    }
+    assert!(forced > 0, "no forced line passed through");
+    assert!(etc > 0, "no enhanced transposition cutoff");
+}

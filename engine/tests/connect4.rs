@@ -175,3 +175,42 @@ fn forced_lines_and_enhanced_cutoffs_are_used_and_change_no_value() {
     assert!(forced > 0, "no forced line passed through");
     assert!(etc > 0, "no enhanced transposition cutoff");
 }
+
+#[test]
+fn weak_solving_costs_no_more_than_exact_solving() {
+    // Weak solving is a prefix of the exact bisection: never more nodes on a fresh table.
+    let game = Connect4::new();
+    let tt = TranspositionTable::new(16);
+    let (mut weak_total, mut exact_total) = (0, 0);
+    for l in set("begin-easy").iter().take(30) {
+        let mut nodes = [0u64; 2];
+        for (i, weak) in [false, true].into_iter().enumerate() {
+            tt.clear();
+            let mut s = Searcher::new(&game, l.game.board(), None)
+                .with_table(&tt)
+                .weak(weak)
+                .want_move(false);
+            let (v, _) = s.run(Algorithm::Solve);
+            let want = if weak {
+                l.expected.signum()
+            } else {
+                l.expected
+            };
+            assert_eq!(v, want, "{} weak={weak}", l.moves);
+            nodes[i] = s.stats().nodes;
+        }
+        assert!(
+            nodes[1] <= nodes[0],
+            "{}: weak {} > exact {}",
+            l.moves,
+            nodes[1],
+            nodes[0]
+        );
+        exact_total += nodes[0];
+        weak_total += nodes[1];
+    }
+    assert!(
+        weak_total < exact_total,
+        "weak {weak_total}, exact {exact_total}"
+    );
+}

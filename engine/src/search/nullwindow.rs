@@ -17,14 +17,18 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         &mut self,
         mut probe: impl FnMut(&mut Self, Value, Value) -> Value,
     ) -> (Value, Option<G::Move>) {
-        let (mut lo, mut hi) = if self.weak {
-            (-1, 1)
-        } else {
-            self.game.value_range()
-        };
-        while lo < hi {
+        // Weak solving runs the same bisection over the whole range and stops once the sign
+        // is known. Bisecting -1..=1 instead would start with the window (0, 1), where any
+        // win, however slow, must be proved; probes near the ends of the range admit only
+        // quick wins, which the game's bounds prove in a few nodes (Begin-Easy: 25 times the
+        // nodes of an exact solve with the narrow range, fewer than exact with this one).
+        let (mut lo, mut hi) = self.game.value_range();
+        let settled = |lo: Value, hi: Value| lo > 0 || hi < 0 || (lo == 0 && hi == 0);
+        while lo < hi && !(self.weak && settled(lo, hi)) {
             let mut med = lo + (hi - lo) / 2;
-            // Probe nearer zero first: most positions are decided by small margins.
+            // Split the interval unevenly, towards its far end from zero (as the reference
+            // solvers do): most positions are decided by small margins, and a probe far from
+            // zero is cheap because only quick wins or losses can pass it.
             if med <= 0 && lo / 2 < med {
                 med = lo / 2;
             } else if med >= 0 && hi / 2 > med {
@@ -39,6 +43,15 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             } else {
                 lo = r.min(hi);
             }
+        }
+        if self.weak {
+            lo = if lo > 0 {
+                1
+            } else if hi < 0 {
+                -1
+            } else {
+                0
+            };
         }
         let best = if self.want_move {
             self.root_move(lo)

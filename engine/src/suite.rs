@@ -97,6 +97,12 @@ pub struct SuiteSummary {
     pub weak: bool,
     /// Table counters.
     pub tt: TtStats,
+    /// Whether one table (and one serial searcher's move-ordering state) stayed warm across
+    /// the run instead of every position starting from an empty one.
+    pub keep_table: bool,
+    /// Total microseconds spent emptying the table (and the serial searcher's killers and
+    /// history) between positions, outside the timed searches; 0 with `keep_table`.
+    pub reset_us: f64,
 }
 
 /// How a suite is run.
@@ -109,11 +115,18 @@ pub struct SuiteOptions {
     /// How the threads share the work, and weak or exact solving (`weak` applies to the
     /// serial solver too; the suite never asks for moves).
     pub parallel: ParallelConfig,
+    /// Keep the table (and the serial searcher's killers and history) warm from one
+    /// position to the next. Off, every position starts from an empty table, as the
+    /// reference solvers' published figures do, so its node count does not depend on the
+    /// positions before it.
+    pub keep_table: bool,
 }
 
 /// Solves every line with the null-window solver, one position after the other, each with
-/// `threads` threads, all sharing one table; `progress` is called after each position.
-/// Returns the per-position results in file order and the summary.
+/// `threads` threads, in one table that is emptied before every position (in constant time,
+/// see [`TranspositionTable::reset`], and outside the timed search) unless
+/// `opts.keep_table`; `progress` is called after each position. Returns the per-position
+/// results in file order and the summary.
 pub fn run_suite(
     lines: &[SuiteLine],
     opts: SuiteOptions,
@@ -142,9 +155,24 @@ pub fn run_suite(
     };
     let mut results = Vec::with_capacity(lines.len());
     let mut tt_total = TtStats::default();
+    let mut reset_us = 0.0;
     let start = Instant::now();
     for l in lines {
+        // The reset is timed apart from the search: `t0` ends the one and starts the other.
+        let r0 = (!opts.keep_table).then(|| {
+            let r0 = Instant::now();
+            tt.reset();
+            if pool.is_none() {
+                // Killers and history learnt on the previous position go too. (The parallel
+                // search's workers start with fresh ones every search.)
+                serial.ordering.clear();
+            }
+            r0
+        });
         let t0 = Instant::now();
+        if let Some(r0) = r0 {
+            reset_us += (t0 - r0).as_secs_f64() * 1e6;
+        }
         let (value, stats) = match &pool {
             None => {
                 // One searcher moved from root to root: no setup per position.
@@ -207,6 +235,8 @@ pub fn run_suite(
         },
         weak: opts.parallel.weak,
         tt: tt_total,
+        keep_table: opts.keep_table,
+        reset_us,
     };
     Ok((results, summary))
 }

@@ -1,16 +1,24 @@
 //! A lock-free transposition table shared by every search thread.
 //!
 //! The table is a power-of-two number of 64-byte clusters (one cache line each) of four
-//! entries. An entry is two `AtomicU64` words, the full key and a packed data word, read and
-//! written with relaxed atomics: no locks, and no racy non-atomic access anywhere. Two threads
-//! storing into the same entry at once can leave the key of one beside the data of the other
-//! (a torn entry); the data word carries a 16-bit checksum of key and payload, so a probe
-//! rejects such an entry instead of trusting it (and counts it).
+//! entries. An entry is two `AtomicU64` words read and written with relaxed atomics: no
+//! locks, and no racy non-atomic access anywhere.
 //!
-//! Data word layout, low bits first: value (16, two's complement), best move (8, 0xFF none),
-//! depth (8), age (8), bound (2), work (6, log2 of the subtree's node count), checksum (16).
+//! Entries are kept the lockless-hashing way (Hyatt and Mann): word 0 holds `key ^ data`,
+//! word 1 holds `data`, and a probe for `key` accepts a way only if `word0 ^ word1 == key`.
+//! Two threads storing into the same way at once can leave word 0 of one entry beside word 1
+//! of the other (a torn entry); its words XOR to neither key but to a scrambled value, so a
+//! torn entry is accepted for a key only if it collides with that key as a whole 64-bit key
+//! would. A probe never returns data that was not written for the key it asked about (up to
+//! full-key collisions, which every 64-bit-keyed table has).
+//!
+//! Data word layout, low bits first: value (16, two's complement), best move (8, 0xFF
+//! none), depth (8), age (8, the search that wrote it), bound (2), work (6, log2 of the
+//! subtree's node count), epoch (16, see [`TranspositionTable::reset`]). The `*_SHIFT` and
+//! `*_BITS` constants below define it; compile-time asserts check that the fields are
+//! disjoint and fit in the word.
 
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// What an entry's value means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,10 +58,8 @@ pub struct TtStats {
     pub hits: u64,
     /// Entries written.
     pub stores: u64,
-    /// Stores that evicted another position's entry.
+    /// Stores that evicted another position's live entry.
     pub replacements: u64,
-    /// Entries whose key matched but whose checksum did not: torn by concurrent writers.
-    pub torn: u64,
 }
 
 impl TtStats {
@@ -63,7 +69,6 @@ impl TtStats {
         self.hits += o.hits;
         self.stores += o.stores;
         self.replacements += o.replacements;
-        self.torn += o.torn;
     }
 }
 
@@ -71,7 +76,7 @@ const WAYS: usize = 4;
 
 #[repr(align(64))]
 struct Cluster {
-    // Pairs (key, data) for `WAYS` entries.
+    // Pairs (key ^ data, data) for `WAYS` entries.
     words: [AtomicU64; 2 * WAYS],
 }
 
@@ -79,57 +84,149 @@ struct Cluster {
 pub struct TranspositionTable {
     clusters: Clusters,
     mask: u64,
+    /// The current search's age: entries of older searches are cheaper to replace.
     age: AtomicU8,
+    /// The current epoch: entries written in another one read as empty.
+    epoch: AtomicU16,
 }
 
-const PAYLOAD_BITS: u32 = 48;
-const PAYLOAD_MASK: u64 = (1 << PAYLOAD_BITS) - 1;
+// The data word, field by field: each starts where the previous one ends.
+const VALUE_SHIFT: u32 = 0;
+const VALUE_BITS: u32 = 16;
+const MOVE_SHIFT: u32 = VALUE_SHIFT + VALUE_BITS;
+const MOVE_BITS: u32 = 8;
+const DEPTH_SHIFT: u32 = MOVE_SHIFT + MOVE_BITS;
+const DEPTH_BITS: u32 = 8;
+const AGE_SHIFT: u32 = DEPTH_SHIFT + DEPTH_BITS;
+const AGE_BITS: u32 = 8;
+const BOUND_SHIFT: u32 = AGE_SHIFT + AGE_BITS;
+const BOUND_BITS: u32 = 2;
+const WORK_SHIFT: u32 = BOUND_SHIFT + BOUND_BITS;
+const WORK_BITS: u32 = 6;
+const EPOCH_SHIFT: u32 = WORK_SHIFT + WORK_BITS;
+const EPOCH_BITS: u32 = 16;
 
-#[inline]
-fn checksum(key: u64, payload: u64) -> u64 {
-    // A multiply-xorshift mix: any change of key or payload changes the top bits.
-    let x = (key ^ payload.rotate_left(17)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (x ^ (x >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9) >> 48
+/// Every field as (shift, width).
+const FIELDS: [(u32, u32); 7] = [
+    (VALUE_SHIFT, VALUE_BITS),
+    (MOVE_SHIFT, MOVE_BITS),
+    (DEPTH_SHIFT, DEPTH_BITS),
+    (AGE_SHIFT, AGE_BITS),
+    (BOUND_SHIFT, BOUND_BITS),
+    (WORK_SHIFT, WORK_BITS),
+    (EPOCH_SHIFT, EPOCH_BITS),
+];
+
+/// The mask of a field of `bits` bits (1 to 64) starting at bit 0.
+const fn low_mask(bits: u32) -> u64 {
+    u64::MAX >> (64 - bits)
 }
 
+/// True if every field is 1 to 64 bits wide, lies inside 64 bits and overlaps no other.
+const fn layout_is_sound(fields: &[(u32, u32)]) -> bool {
+    let mut used = 0u64;
+    let mut i = 0;
+    while i < fields.len() {
+        let (shift, bits) = fields[i];
+        if bits == 0 || bits > 64 || shift + bits > 64 {
+            return false;
+        }
+        let m = low_mask(bits) << shift;
+        if used & m != 0 {
+            return false;
+        }
+        used |= m;
+        i += 1;
+    }
+    true
+}
+
+const _: () = assert!(
+    layout_is_sound(&FIELDS),
+    "data word fields overlap or exceed 64 bits"
+);
+// Each field is wide enough for what goes into it.
+const _: () = assert!(VALUE_BITS == i16::BITS && MOVE_BITS == u8::BITS);
+const _: () = assert!(DEPTH_BITS == u8::BITS && AGE_BITS == u8::BITS);
+const _: () = assert!(EPOCH_BITS == u16::BITS && BOUND_BITS >= 2);
+
+/// Field `(shift, bits)` of `data`.
 #[inline]
-fn pack(key: u64, e: &Entry, age: u8) -> u64 {
+const fn field(data: u64, shift: u32, bits: u32) -> u64 {
+    (data >> shift) & low_mask(bits)
+}
+
+/// The epoch a fresh or cleared table starts in; a zeroed entry carries it too (and reads
+/// as empty through its zero key).
+const FIRST_EPOCH: u16 = 0;
+
+#[inline]
+fn pack(e: &Entry, age: u8, epoch: u16) -> u64 {
     let bound = match e.bound {
         Bound::Exact => 0u64,
         Bound::Lower => 1,
         Bound::Upper => 2,
     };
-    let payload = (e.value as u16 as u64)
-        | (e.mv as u64) << 16
-        | (e.depth as u64) << 24
-        | (age as u64) << 32
-        | bound << 40
-        | ((e.work.min(63)) as u64) << 42;
-    payload | checksum(key, payload) << PAYLOAD_BITS
+    (e.value as u16 as u64) << VALUE_SHIFT
+        | (e.mv as u64) << MOVE_SHIFT
+        | (e.depth as u64) << DEPTH_SHIFT
+        | (age as u64) << AGE_SHIFT
+        | bound << BOUND_SHIFT
+        | (e.work.min(low_mask(WORK_BITS) as u8) as u64) << WORK_SHIFT
+        | (epoch as u64) << EPOCH_SHIFT
 }
 
+/// The entry in `data`, with its age and epoch.
 #[inline]
-fn unpack(data: u64) -> (Entry, u8) {
-    let bound = match (data >> 40) & 3 {
+fn unpack(data: u64) -> (Entry, u8, u16) {
+    let bound = match field(data, BOUND_SHIFT, BOUND_BITS) {
         0 => Bound::Exact,
         1 => Bound::Lower,
         _ => Bound::Upper,
     };
     (
         Entry {
-            value: data as u16 as i16,
+            value: field(data, VALUE_SHIFT, VALUE_BITS) as u16 as i16,
             bound,
-            mv: (data >> 16) as u8,
-            depth: (data >> 24) as u8,
-            work: ((data >> 42) & 63) as u8,
+            mv: field(data, MOVE_SHIFT, MOVE_BITS) as u8,
+            depth: field(data, DEPTH_SHIFT, DEPTH_BITS) as u8,
+            work: field(data, WORK_SHIFT, WORK_BITS) as u8,
         },
-        (data >> 32) as u8,
+        field(data, AGE_SHIFT, AGE_BITS) as u8,
+        epoch_of(data),
     )
 }
 
 #[inline]
-fn valid(key: u64, data: u64) -> bool {
-    checksum(key, data & PAYLOAD_MASK) == data >> PAYLOAD_BITS
+fn epoch_of(data: u64) -> u16 {
+    field(data, EPOCH_SHIFT, EPOCH_BITS) as u16
+}
+
+/// The entry to store when `new` arrives for a key whose live entry is `old`: a lower and an
+/// upper bound with the same value pin the true value, so the pair becomes exact, valid to
+/// the shallower of the two depths, with the lower bound's move (it reaches the value) when
+/// it has one. Anything else simply replaces the old entry.
+#[inline]
+fn merge(old: &Entry, new: &Entry) -> Entry {
+    let (lower, upper) = match (old.bound, new.bound) {
+        (Bound::Lower, Bound::Upper) => (old, new),
+        (Bound::Upper, Bound::Lower) => (new, old),
+        _ => return *new,
+    };
+    if lower.value != upper.value {
+        return *new;
+    }
+    Entry {
+        value: new.value,
+        bound: Bound::Exact,
+        mv: if lower.mv != NO_MOVE {
+            lower.mv
+        } else {
+            upper.mv
+        },
+        depth: old.depth.min(new.depth),
+        work: old.work.max(new.work),
+    }
 }
 
 /// Spreads a key over the table index: game keys (Connect Four's, say) are far from uniform.
@@ -221,6 +318,7 @@ impl TranspositionTable {
             clusters: Clusters::zeroed(n),
             mask: n as u64 - 1,
             age: AtomicU8::new(0),
+            epoch: AtomicU16::new(FIRST_EPOCH),
         }
     }
 
@@ -239,19 +337,51 @@ impl TranspositionTable {
         self.age.fetch_add(1, Relaxed);
     }
 
-    /// Empties the table. Only meaningful while no search is running.
+    /// Empties the table for real: writes zeros over every entry (time proportional to the
+    /// table's size) and starts the epoch over. Only meaningful while no search is running.
+    /// [`TranspositionTable::reset`] does the same job in constant time.
     pub fn clear(&self) {
         for c in self.clusters.iter() {
             for w in &c.words {
                 w.store(0, Relaxed);
             }
         }
+        self.epoch.store(FIRST_EPOCH, Relaxed);
+    }
+
+    /// Empties the table logically, in constant time: moves to the next of 65,536 epochs.
+    /// Every entry records the epoch it was written in, and one from another epoch reads as
+    /// a miss and counts as an empty slot when storing. Once every 65,536 resets, when the
+    /// epoch would come back to the one a cleared table starts in (whose old entries would
+    /// then reappear), it does a real [`TranspositionTable::clear`] instead. Only meaningful
+    /// while no search is running (like `clear`, it never makes a probe return wrong data,
+    /// but entries stored meanwhile may be lost or kept).
+    pub fn reset(&self) {
+        let next = self.epoch.load(Relaxed).wrapping_add(1);
+        if next == FIRST_EPOCH {
+            self.clear();
+        } else {
+            self.epoch.store(next, Relaxed);
+        }
+    }
+
+    /// Sets the epoch, so tests can get near its wrap without 65,535 resets.
+    #[cfg(test)]
+    fn set_epoch(&self, epoch: u16) {
+        self.epoch.store(epoch, Relaxed);
+    }
+
+    /// The index of `key`'s cluster (four entries): keys with the same index compete for
+    /// the same slots. For tests that want contention.
+    #[doc(hidden)]
+    pub fn cluster_index(&self, key: u64) -> usize {
+        // The mask keeps the index below the cluster count, a power of two.
+        (index_hash(key) & self.mask) as usize
     }
 
     #[inline]
     fn cluster(&self, key: u64) -> &Cluster {
-        // The mask keeps the index below the cluster count, a power of two.
-        &self.clusters[(index_hash(key) & self.mask) as usize]
+        &self.clusters[self.cluster_index(key)]
     }
 
     /// Asks the processor to start loading `key`'s cluster, so that a probe made a little
@@ -271,72 +401,104 @@ impl TranspositionTable {
         let _ = key;
     }
 
-    /// Looks `key` up. Key 0 is never stored (an empty slot reads as key 0), so callers
-    /// with a zero key always miss.
+    /// Looks `key` up: the entry stored for it in the current epoch, if one is still there.
+    /// Key 0 is never stored (an empty slot reads as key 0), so callers with a zero key
+    /// always miss.
     #[inline]
     pub fn probe(&self, key: u64, stats: &mut TtStats) -> Option<Entry> {
         stats.probes += 1;
         if key == 0 {
             return None;
         }
+        let epoch = self.epoch.load(Relaxed);
         let c = self.cluster(key);
         for way in 0..WAYS {
-            if c.words[2 * way].load(Relaxed) != key {
-                continue;
-            }
+            // Each word is read once: the check and the entry both come from these two
+            // reads, so a store landing between them cannot slip in unchecked data.
+            let check = c.words[2 * way].load(Relaxed);
             let data = c.words[2 * way + 1].load(Relaxed);
-            // The key may have been overwritten between the two loads: re-check it so a
-            // torn read is caught by either the key or the checksum.
-            if valid(key, data) && c.words[2 * way].load(Relaxed) == key {
+            if check ^ data == key && epoch_of(data) == epoch {
                 stats.hits += 1;
                 return Some(unpack(data).0);
             }
-            stats.torn += 1;
-            return None;
         }
         None
     }
 
-    /// Stores `entry` for `key`, replacing the same key's entry or the least valuable one of
-    /// the cluster (an older search's, else the shallowest and cheapest).
+    /// Stores `entry` for `key`, in the way that holds `key` already, else an empty one
+    /// (never used, or from an earlier epoch), else the one of an older search, else the one
+    /// with the least depth plus work. A lower and an upper bound with the same value stored
+    /// for the same key become an exact entry (see `merge`).
     #[inline]
     pub fn store(&self, key: u64, entry: Entry, stats: &mut TtStats) {
+        self.store_with(key, entry, stats, || ());
+    }
+
+    /// [`TranspositionTable::store`], calling `between` after writing the entry's first word
+    /// and before its second: a test that yields there makes concurrent writers tear
+    /// entries far more often than they do by chance.
+    #[doc(hidden)]
+    #[inline]
+    pub fn store_with(&self, key: u64, entry: Entry, stats: &mut TtStats, between: impl FnOnce()) {
         if key == 0 {
             return;
         }
         stats.stores += 1;
         let age = self.age.load(Relaxed);
+        let epoch = self.epoch.load(Relaxed);
         let c = self.cluster(key);
+        // Replacement worth: the victim is the way with the least. Empty ways come first,
+        // then older searches' entries, then the shallowest and cheapest.
+        const EMPTY: i32 = i32::MIN;
+        const OLDER: i32 = -(1 << 16);
         let mut victim = 0;
         let mut victim_worth = i32::MAX;
+        // Whether storing into `victim` evicts another position's live entry.
+        let mut evicts = false;
+        let mut entry = entry;
         for way in 0..WAYS {
-            let k = c.words[2 * way].load(Relaxed);
+            let data = c.words[2 * way + 1].load(Relaxed);
+            let k = c.words[2 * way].load(Relaxed) ^ data;
+            let (old, old_age, old_epoch) = unpack(data);
+            let live = k != 0 && old_epoch == epoch;
             if k == key {
                 victim = way;
+                evicts = false;
+                if live {
+                    entry = merge(&old, &entry);
+                }
                 break;
             }
-            if k == 0 {
-                if victim_worth > -1 {
-                    victim = way;
-                    victim_worth = -1;
-                }
-                continue;
-            }
-            let (old, old_age) = unpack(c.words[2 * way + 1].load(Relaxed));
-            let stale = if old_age == age { 0 } else { 1 << 16 };
-            let worth = (old.depth as i32 + old.work as i32) - stale;
+            let worth = if !live {
+                EMPTY
+            } else if old_age != age {
+                OLDER + old.depth as i32 + old.work as i32
+            } else {
+                old.depth as i32 + old.work as i32
+            };
             if worth < victim_worth {
                 victim = way;
                 victim_worth = worth;
+                evicts = live;
             }
         }
-        let old_key = c.words[2 * victim].load(Relaxed);
-        if old_key != 0 && old_key != key {
+        if evicts {
             stats.replacements += 1;
         }
-        // Two relaxed stores: a reader may see them torn, which its checksum test rejects.
-        c.words[2 * victim].store(key, Relaxed);
-        c.words[2 * victim + 1].store(pack(key, &entry, age), Relaxed);
+        let data = pack(&entry, age, epoch);
+        // Two relaxed stores: a reader may see them torn, and then its XOR check fails.
+        c.words[2 * victim].store(key ^ data, Relaxed);
+        between();
+        c.words[2 * victim + 1].store(data, Relaxed);
+    }
+
+    /// The key each way of cluster `index` holds as a probe decodes it (`word0 ^ word1`; 0
+    /// for an empty way, whatever its epoch). A torn way decodes to no key ever stored. For
+    /// tests.
+    #[doc(hidden)]
+    pub fn decoded_keys(&self, index: usize) -> [u64; WAYS] {
+        let c = &self.clusters[index];
+        std::array::from_fn(|w| c.words[2 * w].load(Relaxed) ^ c.words[2 * w + 1].load(Relaxed))
     }
 }
 
@@ -352,6 +514,14 @@ mod tests {
             depth: d,
             work: 3,
         }
+    }
+
+    /// The way of `key`'s cluster that holds it, read directly.
+    fn way_of(tt: &TranspositionTable, key: u64) -> usize {
+        let c = tt.cluster(key);
+        (0..WAYS)
+            .find(|&w| c.words[2 * w].load(Relaxed) ^ c.words[2 * w + 1].load(Relaxed) == key)
+            .expect("the key is stored")
     }
 
     #[test]
@@ -377,7 +547,66 @@ mod tests {
             "1 MiB holds 16k entries: nothing should be lost"
         );
         assert_eq!(s.hits, 999);
+        assert_eq!(s.replacements, 0);
         assert!(tt.probe(12345, &mut s).is_none());
+        assert!(tt.probe(0, &mut s).is_none());
+    }
+
+    #[test]
+    fn the_layout_check_catches_overlaps_and_overflows() {
+        assert!(layout_is_sound(&FIELDS));
+        assert!(!layout_is_sound(&[(0, 16), (15, 8)]), "overlap");
+        assert!(!layout_is_sound(&[(0, 16), (60, 8)]), "past bit 63");
+        assert!(!layout_is_sound(&[(0, 0)]), "empty field");
+        assert_eq!(EPOCH_SHIFT + EPOCH_BITS, 64, "the fields fill the word");
+    }
+
+    #[test]
+    fn every_field_round_trips() {
+        let bounds = [Bound::Exact, Bound::Lower, Bound::Upper];
+        let values = [i16::MIN, -18, -1, 0, 1, 21, i16::MAX];
+        let mut i = 0usize;
+        for &value in &values {
+            for bound in bounds {
+                for (mv, depth, work, age, epoch) in [
+                    (NO_MOVE, u8::MAX, 63, u8::MAX, u16::MAX),
+                    (0, 0, 0, 0, 0),
+                    (6, 17, 31, 128, 0x8001),
+                ] {
+                    let e = Entry {
+                        value,
+                        bound,
+                        mv,
+                        depth,
+                        work,
+                    };
+                    assert_eq!(unpack(pack(&e, age, epoch)), (e, age, epoch));
+                    i += 1;
+                }
+            }
+        }
+        assert_eq!(i, values.len() * 9);
+        // Work saturates at its 6 bits instead of spilling into the epoch.
+        let big = Entry {
+            work: 200,
+            ..entry(-5, Bound::Upper, 2, 9)
+        };
+        assert_eq!(unpack(pack(&big, 1, 2)), (Entry { work: 63, ..big }, 1, 2));
+        // And through the table, negative values included.
+        let tt = TranspositionTable::new(1);
+        let mut s = TtStats::default();
+        for (k, &value) in values.iter().enumerate() {
+            let e = Entry {
+                value,
+                bound: bounds[k % 3],
+                mv: k as u8,
+                depth: 40 - k as u8,
+                work: 60 + (k % 4) as u8,
+            };
+            let key = 0xDEAD_BEEF_0000 + k as u64;
+            tt.store(key, e, &mut s);
+            assert_eq!(tt.probe(key, &mut s), Some(e));
+        }
     }
 
     #[test]
@@ -386,32 +615,130 @@ mod tests {
         let mut s = TtStats::default();
         tt.store(42, entry(7, Bound::Exact, 1, 9), &mut s);
         tt.store(43, entry(-7, Bound::Upper, 2, 9), &mut s);
-        // Forge a torn entry: key 42 beside the data written for key 43.
-        let c42 = tt.cluster(42);
-        let c43 = tt.cluster(43);
-        let way42 = (0..WAYS)
-            .find(|&w| c42.words[2 * w].load(Relaxed) == 42)
-            .unwrap();
-        let way43 = (0..WAYS)
-            .find(|&w| c43.words[2 * w].load(Relaxed) == 43)
-            .unwrap();
-        let data43 = c43.words[2 * way43 + 1].load(Relaxed);
-        c42.words[2 * way42 + 1].store(data43, Relaxed);
-        assert!(tt.probe(42, &mut s).is_none());
-        assert_eq!(s.torn, 1);
+        let (c42, w42) = (tt.cluster(42), way_of(&tt, 42));
+        let (c43, w43) = (tt.cluster(43), way_of(&tt, 43));
+        let check42 = c42.words[2 * w42].load(Relaxed);
+        let data42 = c42.words[2 * w42 + 1].load(Relaxed);
+        let data43 = c43.words[2 * w43 + 1].load(Relaxed);
+        // Forge a torn entry: word 0 written for key 42 beside the data written for key 43,
+        // as two writers racing on one way would leave it.
+        c42.words[2 * w42 + 1].store(data43, Relaxed);
+        assert!(tt.probe(42, &mut s).is_none(), "key 42 with 43's data");
+        // The other tear: 42's data beside 43's word 0.
+        c42.words[2 * w42].store(c43.words[2 * w43].load(Relaxed), Relaxed);
+        c42.words[2 * w42 + 1].store(data42, Relaxed);
+        assert!(
+            tt.probe(42, &mut s).is_none(),
+            "key 42's data under 43's check"
+        );
+        assert_eq!(s.hits, 0);
+        // Put back whole, the entry is found again.
+        c42.words[2 * w42].store(check42, Relaxed);
+        assert_eq!(tt.probe(42, &mut s), Some(entry(7, Bound::Exact, 1, 9)));
     }
 
     #[test]
-    fn negative_values_and_all_bounds_round_trip() {
-        for (v, b) in [
-            (-18, Bound::Upper),
-            (0, Bound::Exact),
-            (i16::MIN, Bound::Lower),
-        ] {
-            let e = entry(v, b, NO_MOVE, 255);
-            let (u, age) = unpack(pack(99, &e, 7));
-            assert_eq!(u, e);
-            assert_eq!(age, 7);
+    fn reset_hides_old_entries_and_frees_their_slots() {
+        let tt = TranspositionTable::new(1);
+        let mut s = TtStats::default();
+        // Five keys of one cluster: the fifth evicts one of the first four.
+        let keys: Vec<u64> = (1..)
+            .filter(|&k| tt.cluster_index(k) == tt.cluster_index(1))
+            .take(5)
+            .collect();
+        for &k in &keys[..4] {
+            tt.store(k, entry(k as i16, Bound::Exact, 1, 10), &mut s);
         }
+        for &k in &keys[..4] {
+            assert!(tt.probe(k, &mut s).is_some());
+        }
+        tt.reset();
+        for &k in &keys {
+            assert!(tt.probe(k, &mut s).is_none(), "{k} survived the reset");
+        }
+        // Old entries count as empty: four new keys fit without evicting anything.
+        let before = s.replacements;
+        for &k in &keys[1..] {
+            tt.store(k, entry(-(k as i16), Bound::Lower, 2, 3), &mut s);
+        }
+        assert_eq!(s.replacements, before);
+        for &k in &keys[1..] {
+            assert_eq!(
+                tt.probe(k, &mut s),
+                Some(entry(-(k as i16), Bound::Lower, 2, 3))
+            );
+        }
+        assert!(tt.probe(keys[0], &mut s).is_none());
+        // A fifth now evicts a live entry, counted as such.
+        tt.store(keys[0], entry(0, Bound::Exact, 0, 0), &mut s);
+        assert_eq!(s.replacements, before + 1);
+    }
+
+    #[test]
+    fn opposite_bounds_with_one_value_become_exact() {
+        let tt = TranspositionTable::new(1);
+        let mut s = TtStats::default();
+        // Lower then Upper: exact, the shallower depth, the lower bound's move.
+        tt.store(7, entry(5, Bound::Lower, 3, 12), &mut s);
+        tt.store(7, entry(5, Bound::Upper, NO_MOVE, 8), &mut s);
+        let e = tt.probe(7, &mut s).unwrap();
+        assert_eq!((e.value, e.bound, e.mv, e.depth), (5, Bound::Exact, 3, 8));
+        // Upper then Lower, negative value.
+        tt.store(8, entry(-4, Bound::Upper, NO_MOVE, 6), &mut s);
+        tt.store(8, entry(-4, Bound::Lower, 2, 9), &mut s);
+        let e = tt.probe(8, &mut s).unwrap();
+        assert_eq!((e.value, e.bound, e.mv, e.depth), (-4, Bound::Exact, 2, 6));
+        // Different values: the new bound replaces the old one.
+        tt.store(9, entry(5, Bound::Lower, 3, 12), &mut s);
+        tt.store(9, entry(4, Bound::Upper, NO_MOVE, 8), &mut s);
+        assert_eq!(
+            tt.probe(9, &mut s),
+            Some(entry(4, Bound::Upper, NO_MOVE, 8))
+        );
+        // The same bound twice: replaced, not merged.
+        tt.store(10, entry(5, Bound::Lower, 3, 12), &mut s);
+        tt.store(10, entry(5, Bound::Lower, 1, 8), &mut s);
+        assert_eq!(tt.probe(10, &mut s), Some(entry(5, Bound::Lower, 1, 8)));
+        // A bound from before a reset is gone: nothing to merge with.
+        tt.store(11, entry(5, Bound::Lower, 3, 12), &mut s);
+        tt.reset();
+        tt.store(11, entry(5, Bound::Upper, NO_MOVE, 8), &mut s);
+        assert_eq!(
+            tt.probe(11, &mut s),
+            Some(entry(5, Bound::Upper, NO_MOVE, 8))
+        );
+    }
+
+    #[test]
+    fn the_epoch_wrap_clears_for_real() {
+        let tt = TranspositionTable::new(1);
+        let mut s = TtStats::default();
+        // Written in the first epoch: it would reappear when the epoch comes back to it.
+        tt.store(5, entry(1, Bound::Exact, 1, 1), &mut s);
+        tt.set_epoch(u16::MAX - 1);
+        assert!(tt.probe(5, &mut s).is_none());
+        tt.store(6, entry(2, Bound::Exact, 2, 2), &mut s);
+        tt.reset();
+        assert_eq!(tt.epoch.load(Relaxed), u16::MAX);
+        assert!(tt.probe(6, &mut s).is_none());
+        // The reset that wraps clears the table and starts the first epoch again.
+        tt.reset();
+        assert_eq!(tt.epoch.load(Relaxed), FIRST_EPOCH);
+        assert!(
+            tt.probe(5, &mut s).is_none(),
+            "an entry of the first epoch came back"
+        );
+        assert!(tt.probe(6, &mut s).is_none());
+        assert!(tt
+            .clusters
+            .iter()
+            .all(|c| c.words.iter().all(|w| w.load(Relaxed) == 0)));
+        tt.store(5, entry(3, Bound::Lower, 3, 3), &mut s);
+        assert_eq!(tt.probe(5, &mut s), Some(entry(3, Bound::Lower, 3, 3)));
+        // `clear` starts the first epoch again too.
+        tt.reset();
+        tt.clear();
+        assert_eq!(tt.epoch.load(Relaxed), FIRST_EPOCH);
+        assert!(tt.probe(5, &mut s).is_none());
     }
 }

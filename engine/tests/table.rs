@@ -4,15 +4,15 @@
 use cutoff::games::connect4::Connect4;
 use cutoff::games::sim::Sim;
 use cutoff::search::{iterative_deepening, Limits};
-use cutoff::suite::parse_suite;
-use cutoff::tt::TranspositionTable;
+use cutoff::suite::{parse_suite, run_suite, SuiteLine, SuiteOptions};
+use cutoff::tt::{Bound, Entry, TranspositionTable, TtStats};
 use cutoff::{search, Algorithm, Game, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 const TABLE_ALGOS: [Algorithm; 3] = [Algorithm::Pvs, Algorithm::Mtdf, Algorithm::Solve];
 
-fn end_easy() -> Vec<cutoff::suite::SuiteLine> {
+fn end_easy() -> Vec<SuiteLine> {
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../positions/connect4/end-easy.txt"
@@ -243,4 +243,163 @@ fn connect4_solver_lines_are_legal_and_end_in_the_value() {
             l.moves
         );
     }
+}
+
+/// A 64-bit mix (splitmix64's finaliser): keys and their data with no structure between them.
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// The one entry ever stored for `key`: every field a function of the key.
+fn entry_of(key: u64) -> Entry {
+    let h = mix(key ^ 0x5EED);
+    Entry {
+        value: h as u16 as i16,
+        bound: [Bound::Exact, Bound::Lower, Bound::Upper][(h >> 16) as usize % 3],
+        mv: (h >> 24) as u8,
+        depth: (h >> 32) as u8,
+        work: (h >> 40) as u8 & 63,
+    }
+}
+
+#[test]
+fn concurrent_writers_on_one_cluster_never_give_another_keys_data() {
+    // Many keys fighting over the four ways of one cluster, stored and probed by four threads
+    // at once. Every entry's fields are a function of its key, so a probe that returned
+    // anything else would have accepted a torn entry (word 0 of one store beside word 1 of
+    // another). Same-line tears are rare on their own; every eighth store yields between its
+    // two words so that other writers get in between, and the torn ways are counted.
+    let tt = TranspositionTable::new(1);
+    let target = tt.cluster_index(mix(1));
+    let keys: Vec<u64> = (1..)
+        .map(mix)
+        .filter(|&k| k != 0 && tt.cluster_index(k) == target)
+        .take(64)
+        .collect();
+    const THREADS: u64 = 4;
+    const OPS: u64 = 100_000;
+    let start = Instant::now();
+    let (hits, probes, tears) = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..THREADS)
+            .map(|t| {
+                let (tt, keys) = (&tt, &keys);
+                s.spawn(move || {
+                    let mut stats = TtStats::default();
+                    let mut tears = 0u64;
+                    let mut x = mix(t + 100);
+                    for i in 0..OPS {
+                        x = mix(x);
+                        let key = keys[(x % keys.len() as u64) as usize];
+                        match x >> 61 {
+                            0 => tt.store_with(
+                                key,
+                                entry_of(key),
+                                &mut stats,
+                                std::thread::yield_now,
+                            ),
+                            1..=3 => tt.store(key, entry_of(key), &mut stats),
+                            _ => {
+                                if let Some(e) = tt.probe(key, &mut stats) {
+                                    assert_eq!(
+                                        e,
+                                        entry_of(key),
+                                        "key {key:#x} read another key's data"
+                                    );
+                                }
+                            }
+                        }
+                        if i % 16 == 0 {
+                            tears += tt
+                                .decoded_keys(target)
+                                .iter()
+                                .filter(|k| **k != 0 && !keys.contains(k))
+                                .count() as u64;
+                        }
+                    }
+                    (stats.hits, stats.probes, tears)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a worker panicked"))
+            .fold((0, 0, 0), |(h, p, n), (wh, wp, wn)| {
+                (h + wh, p + wp, n + wn)
+            })
+    });
+    eprintln!(
+        "{hits} hits of {probes} probes, {tears} torn ways seen, {:?}",
+        start.elapsed()
+    );
+    // The test means something only if probes found entries while others were writing.
+    assert!(hits > probes / 100, "{hits} hits of {probes} probes");
+}
+
+fn middle_easy() -> Vec<SuiteLine> {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../positions/connect4/middle-easy.txt"
+    ))
+    .expect("the Middle-Easy set is in positions/connect4");
+    parse_suite(&text).expect("the set parses")
+}
+
+/// Per-position node counts of a serial suite run, by line number.
+fn nodes_by_line(lines: &[SuiteLine], keep_table: bool) -> Vec<(usize, u64)> {
+    let opts = SuiteOptions {
+        threads: 1,
+        tt_mib: 16,
+        parallel: cutoff::parallel::ParallelConfig::default(),
+        keep_table,
+    };
+    let (results, summary) = run_suite(lines, opts, &|| ()).expect("the suite runs");
+    assert_eq!(summary.mismatches, 0);
+    assert_eq!(summary.keep_table, keep_table);
+    if keep_table {
+        assert_eq!(summary.reset_us, 0.0);
+    }
+    let mut out: Vec<_> = results.iter().map(|r| (r.line, r.nodes)).collect();
+    out.sort_unstable();
+    out
+}
+
+/// Ten Middle-Easy positions, each followed by the position one move later (the first
+/// column, centre out, that leaves a game in progress), with its score solved separately:
+/// pairs that share most of their trees, so that a table kept warm from one to the next
+/// changes node counts.
+fn related_positions() -> Vec<SuiteLine> {
+    let tt = TranspositionTable::new(4);
+    let mut text = String::new();
+    for l in middle_easy().iter().take(10) {
+        text.push_str(&format!("{} {}\n", l.moves, l.expected));
+        let child = ['4', '3', '5', '2', '6', '1', '7'].iter().find_map(|c| {
+            let moves = format!("{}{c}", l.moves);
+            let g = Connect4::from_moves(&moves).ok()?;
+            g.outcome(&g.initial()).is_none().then_some((moves, g))
+        });
+        let (moves, g) = child.expect("a position of Middle-Easy has a move that goes on");
+        tt.clear();
+        let score = Searcher::new(&g, g.initial(), None)
+            .with_table(&tt)
+            .run(Algorithm::Solve)
+            .0;
+        text.push_str(&format!("{moves} {score}\n"));
+    }
+    parse_suite(&text).expect("the positions parse")
+}
+
+#[test]
+fn suite_node_counts_do_not_depend_on_the_order_of_the_file() {
+    let lines = related_positions();
+    assert_eq!(lines.len(), 20);
+    let reversed: Vec<_> = lines.iter().rev().cloned().collect();
+    let forward = nodes_by_line(&lines, false);
+    assert_eq!(forward, nodes_by_line(&reversed, false));
+    // A second run in the same order gives the same counts too.
+    assert_eq!(forward, nodes_by_line(&lines, false));
+    // With one warm table the counts may differ; the values are still right (checked inside).
+    let warm = nodes_by_line(&reversed, true);
+    assert_eq!(warm.len(), forward.len());
 }

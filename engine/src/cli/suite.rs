@@ -26,6 +26,10 @@ pub struct Args {
     /// Where YBWC splits.
     #[command(flatten)]
     pub split: super::SplitArgs,
+    /// Keep one table warm across the whole run instead of starting every position from an
+    /// empty one (the serial solver's killers and history are kept too).
+    #[arg(long)]
+    pub keep_table: bool,
     /// Solve only the first N positions.
     #[arg(long)]
     pub limit: Option<usize>,
@@ -67,6 +71,7 @@ pub fn run(args: &Args) -> CliResult {
         threads,
         tt_mib: args.tt_mb,
         parallel: args.split.config(args.parallel, args.weak),
+        keep_table: args.keep_table,
     };
     let (results, summary) = run_suite(&lines, opts, &|| bar.inc(1))?;
     bar.finish_and_clear();
@@ -89,7 +94,7 @@ pub fn run(args: &Args) -> CliResult {
             );
         }
         println!(
-            "{}: {} positions, {} mismatches, mean {:.0} nodes, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}% ({} thread{}, {}{})",
+            "{}: {} positions, {} mismatches, mean {:.0} nodes, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}%, {} ({} thread{}, {}{})",
             args.file,
             summary.positions,
             summary.mismatches,
@@ -97,6 +102,11 @@ pub fn run(args: &Args) -> CliResult {
             summary.mean_us,
             summary.knps,
             100.0 * summary.first_move_cutoff_rate,
+            if summary.keep_table {
+                "one table kept warm".to_string()
+            } else {
+                format!("fresh table per position, resets {:.0} us", summary.reset_us)
+            },
             summary.threads,
             if summary.threads == 1 { "" } else { "s" },
             summary.mode,

@@ -234,14 +234,12 @@ impl Board {
         let mut hi = MAX_SCORE;
         if !has_four(self.current | empty) {
             hi = 0;
-        } else if self.playable() & ODD_ROWS == 0 {
-            if !has_four(self.current | (empty & !ODD_ROWS)) {
-                hi = if has_four(self.opponent() | (empty & ODD_ROWS)) {
-                    -1
-                } else {
-                    0
-                };
-            }
+        } else if self.playable() & ODD_ROWS == 0 && !has_four(self.current | (empty & !ODD_ROWS)) {
+            hi = if has_four(self.opponent() | (empty & ODD_ROWS)) {
+                -1
+            } else {
+                0
+            };
         }
         if !has_four(self.opponent() | empty) {
             lo = 0;

@@ -104,7 +104,7 @@ pub struct Shared {
     nodes: AtomicU64,
     node_limit: Option<u64>,
     totals: [AtomicU64; 7],
-    tt_totals: [AtomicU64; 5],
+    tt_totals: [AtomicU64; 4],
     /// Split points opened, and tasks run under them.
     splits: AtomicU64,
     tasks: AtomicU64,
@@ -190,27 +190,23 @@ impl Shared {
     /// searcher is dropped) and resets them.
     fn harvest<G: Game>(&self, s: &mut Searcher<'_, G>) {
         let st = s.stats;
-        for (t, v) in
-            self.totals
-                .iter()
-                .zip([
-                    st.nodes,
-                    st.leaves,
-                    st.cutoffs,
-                    st.first_move_cutoffs,
-                    0,
-                    st.forced,
-                    st.etc_cutoffs,
-                ])
-        {
+        for (t, v) in self.totals.iter().zip([
+            st.nodes,
+            st.leaves,
+            st.cutoffs,
+            st.first_move_cutoffs,
+            0,
+            st.forced,
+            st.etc_cutoffs,
+        ]) {
             t.fetch_add(v, Relaxed);
         }
         self.totals[4].fetch_max(st.max_ply as u64, Relaxed);
         let tt = s.tt_stats;
-        for (t, v) in
-            self.tt_totals
-                .iter()
-                .zip([tt.probes, tt.hits, tt.stores, tt.replacements, tt.torn])
+        for (t, v) in self
+            .tt_totals
+            .iter()
+            .zip([tt.probes, tt.hits, tt.stores, tt.replacements])
         {
             t.fetch_add(v, Relaxed);
         }
@@ -239,7 +235,6 @@ impl Shared {
                 hits: u(1),
                 stores: u(2),
                 replacements: u(3),
-                torn: u(4),
             },
         )
     }

@@ -265,6 +265,14 @@ pub trait Game: Sync {
         code
     }
 
+    /// A null window worth probing first when solving `pos` exactly: where its value most
+    /// likely lies. The bisection otherwise starts far from zero, where probes are cheap; a
+    /// game whose early positions are nearly always decided by a small margin saves work by
+    /// settling the sign first (default: no guess).
+    fn first_probe(&self, _pos: &Self::Pos) -> Option<Value> {
+        None
+    }
+
     /// Whether enhanced transposition cutoffs pay at `pos`: before searching its moves, the
     /// table is probed for every child, and a child whose stored bound already refutes the
     /// window cuts the node off. Each probe is a likely cache miss, so a game turns this on only

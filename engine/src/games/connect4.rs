@@ -94,7 +94,10 @@ pub fn winning_cells(p: u64, mask: u64) -> u64 {
 
 /// Enhanced transposition cutoffs are tried in positions with fewer stones than this: near
 /// the root a cutoff saves a large subtree; deeper the extra probes cost more than they save.
-const ETC_PLIES: u32 = 20;
+const ETC_PLIES: u32 = 24;
+
+/// Exact solves of positions with fewer stones than this probe the null window at 0 first.
+const FIRST_PROBE_ZERO_BELOW: u32 = 8;
 
 /// Cells of the odd rows counting from 0 (the second, fourth and sixth rows from the bottom).
 const ODD_ROWS: u64 = BOTTOM * 0b101010;
@@ -455,6 +458,12 @@ impl Game for Connect4 {
 
     fn mirror_code(&self, code: u8) -> u8 {
         (WIDTH as u8 - 1).wrapping_sub(code)
+    }
+
+    fn first_probe(&self, pos: &Board) -> Option<Value> {
+        // Early positions are nearly always decided late, by a small margin: settle the sign
+        // first (Begin-Hard, first 10: 11% fewer nodes; later positions gain nothing).
+        (pos.moves < FIRST_PROBE_ZERO_BELOW).then_some(0)
     }
 
     fn enhanced_cutoffs(&self, pos: &Board) -> bool {

@@ -23,13 +23,16 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         // quick wins, which the game's bounds prove in a few nodes (Begin-Easy: 25 times the
         // nodes of an exact solve with the narrow range, fewer than exact with this one).
         let (mut lo, mut hi) = self.game.value_range();
+        let mut guess = self.game.first_probe(&self.arena.ply(0).pos);
         let settled = |lo: Value, hi: Value| lo > 0 || hi < 0 || (lo == 0 && hi == 0);
         while lo < hi && !(self.weak && settled(lo, hi)) {
             let mut med = lo + (hi - lo) / 2;
             // Split the interval unevenly, towards its far end from zero (as the reference
             // solvers do): most positions are decided by small margins, and a probe far from
             // zero is cheap because only quick wins or losses can pass it.
-            if med <= 0 && lo / 2 < med {
+            if let Some(g) = guess.take().filter(|&g| lo <= g && g < hi) {
+                med = g;
+            } else if med <= 0 && lo / 2 < med {
                 med = lo / 2;
             } else if med >= 0 && hi / 2 > med {
                 med = hi / 2;

@@ -144,8 +144,9 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         }
         let nodes_before = self.stats.nodes;
         let pos = self.arena.ply(ply).pos;
+        let tt = self.tt;
         let (key, mirrored) = self.game.table_key(&pos);
-        if let Some(tt) = self.tt {
+        if let Some(tt) = tt {
             // The probe comes after the game's analysis: let memory work meanwhile.
             tt.prefetch(key);
         }
@@ -196,7 +197,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         }
 
         let mut table_move = NO_CODE;
-        if let Some(tt) = self.tt {
+        if let Some(tt) = tt {
             if let Some(e) = tt.probe(key, &mut self.tt_stats) {
                 table_move = if mirrored && e.mv != NO_CODE {
                     self.game.mirror_code(e.mv)
@@ -230,7 +231,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         let p = self.arena.ply_mut(ply);
         self.ordering
             .sort(self.game, &p.pos, ply, &mut p.moves, table_move, &p.hints);
-        if let Some(tt) = self.tt {
+        if let Some(tt) = tt {
             // Later children's probes then find their clusters already loading.
             for &mv in p.moves.as_slice().iter() {
                 tt.prefetch(self.game.table_key(&self.game.play(&p.pos, mv)).0);
@@ -269,16 +270,21 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         beta: Value,
     ) -> Option<Value> {
         let p = self.arena.ply(ply);
-        for &mv in p.moves.as_slice() {
-            let child = self.game.play(&p.pos, mv);
-            let (key, _) = self.game.table_key(&child);
+        // All the children's clusters are asked for first, so their misses overlap.
+        let mut keys = [0u64; crate::arena::MAX_MOVES];
+        let moves = p.moves.as_slice();
+        for (k, &mv) in keys.iter_mut().zip(moves) {
+            *k = self.game.table_key(&self.game.play(&p.pos, mv)).0;
+            tt.prefetch(*k);
+        }
+        for (&key, &mv) in keys.iter().zip(moves) {
             let Some(e) = tt.probe(key, &mut self.tt_stats) else {
                 continue;
             };
             let v = -(e.value as Value);
             if e.bound != Bound::Lower
                 && v >= beta
-                && e.depth >= self.table_depth(child_left, &child)
+                && e.depth >= self.table_depth(child_left, &self.game.play(&p.pos, mv))
             {
                 self.stats.etc_cutoffs += 1;
                 return Some(v);

@@ -68,6 +68,8 @@ pub struct PositionResult {
     pub expected: Value,
     /// Nodes searched.
     pub nodes: u64,
+    /// Positions passed through statically on forced lines, not counted in `nodes`.
+    pub forced: u64,
     /// Fail-high cutoffs, and those made by the first move tried.
     pub cutoffs: (u64, u64),
     /// Wall time in microseconds.
@@ -83,6 +85,8 @@ pub struct SuiteSummary {
     pub mismatches: usize,
     /// Mean nodes per position.
     pub mean_nodes: f64,
+    /// Mean positions passed through statically on forced lines (not in `mean_nodes`).
+    pub mean_forced: f64,
     /// Mean wall time per position, microseconds.
     pub mean_us: f64,
     /// Thousands of nodes per second over the whole run.
@@ -206,6 +210,7 @@ pub fn run_suite(
             value,
             expected,
             nodes: stats.nodes,
+            forced: stats.forced,
             cutoffs: (stats.cutoffs, stats.first_move_cutoffs),
             micros,
         });
@@ -219,6 +224,7 @@ pub fn run_suite(
         positions: results.len(),
         mismatches: results.iter().filter(|r| r.value != r.expected).count(),
         mean_nodes: nodes as f64 / n,
+        mean_forced: results.iter().map(|r| r.forced).sum::<u64>() as f64 / n,
         mean_us: results.iter().map(|r| r.micros).sum::<f64>() / n,
         knps: nodes as f64 / elapsed.max(1e-9) / 1e3,
         first_move_cutoff_rate: {

@@ -18,6 +18,9 @@ pub struct Report {
     pub pv: Vec<String>,
     /// Nodes visited, the root included.
     pub nodes: u64,
+    /// Positions with one move passed through statically (Connect Four's forced lines): not
+    /// counted in `nodes`.
+    pub forced: u64,
     /// Leaves evaluated.
     pub leaves: u64,
     /// Fail-high cutoffs.
@@ -55,6 +58,7 @@ impl Report {
             best_move: result.best_move.map(|m| game.format_move(root, m)),
             pv,
             nodes: s.nodes,
+            forced: s.forced,
             leaves: s.leaves,
             cutoffs: s.cutoffs,
             first_move_cutoff_rate: s.first_move_cutoff_rate(),
@@ -71,8 +75,13 @@ impl Report {
             .as_deref()
             .unwrap_or("none (terminal position)");
         let depth = self.depth.map_or("full".to_string(), |d| d.to_string());
+        let forced = if self.forced > 0 {
+            format!(" (and {} forced, not counted)", self.forced)
+        } else {
+            String::new()
+        };
         format!(
-            "game:      {}\nalgorithm: {}\ndepth:     {}\nvalue:     {}\nbest move: {}\npv:        {}\nnodes:     {}\nleaves:    {}\ncutoffs:   {} (first move {:.1}%)\nmax ply:   {}\ntime:      {:.3} ms",
+            "game:      {}\nalgorithm: {}\ndepth:     {}\nvalue:     {}\nbest move: {}\npv:        {}\nnodes:     {}{}\nleaves:    {}\ncutoffs:   {} (first move {:.1}%)\nmax ply:   {}\ntime:      {:.3} ms",
             self.game,
             self.algo,
             depth,
@@ -80,6 +89,7 @@ impl Report {
             best,
             self.pv.join(" "),
             self.nodes,
+            forced,
             self.leaves,
             self.cutoffs,
             100.0 * self.first_move_cutoff_rate,

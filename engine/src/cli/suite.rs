@@ -94,11 +94,16 @@ pub fn run(args: &Args) -> CliResult {
             );
         }
         println!(
-            "{}: {} positions, {} mismatches, mean {:.0} nodes, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}%, {} ({} thread{}, {}{})",
+            "{}: {} positions, {} mismatches, mean {:.0} nodes{}, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}%, {} ({} thread{}, {}{})",
             args.file,
             summary.positions,
             summary.mismatches,
             summary.mean_nodes,
+            if summary.mean_forced > 0.0 {
+                format!(" (+{:.0} forced)", summary.mean_forced)
+            } else {
+                String::new()
+            },
             summary.mean_us,
             summary.knps,
             100.0 * summary.first_move_cutoff_rate,

@@ -15,8 +15,8 @@ sets=("$@")
 [ ${#sets[@]} -eq 0 ] && sets=(end-easy middle-easy middle-medium begin-easy begin-medium begin-hard)
 extra=()
 [ -n "${LIMIT:-}" ] && extra=(--limit "$LIMIT")
-echo "| set | positions | mismatches | mean nodes | reference nodes | mean time | reference time | K nodes/s | first-move cutoffs |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| set | positions | mismatches | mean nodes | + forced | reference nodes | mean time | reference time | K nodes/s | first-move cutoffs |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for s in "${sets[@]}"; do
   json=$("$bin" suite "positions/connect4/$s.txt" --threads "${THREADS:-1}" --tt-mb "${TT_MB:-64}" \
     "${extra[@]}" --json)
@@ -29,7 +29,8 @@ name, d = sys.argv[1], json.loads(sys.argv[2])
 def t(us):
     return f"{us:.1f} us" if us < 1e3 else f"{us/1e3:.1f} ms" if us < 1e6 else f"{us/1e6:.2f} s"
 rn, rt = ref[name]
-cells = [name, d["positions"], d["mismatches"], f"{d['mean_nodes']:,.0f}", f"{rn:,.0f}",
+cells = [name, d["positions"], d["mismatches"], f"{d['mean_nodes']:,.0f}",
+         f"{d.get('mean_forced', 0):,.0f}", f"{rn:,.0f}",
          t(d["mean_us"]), t(rt), f"{d['knps']:,.0f}", f"{100 * d['first_move_cutoff_rate']:.1f}%"]
 print("| " + " | ".join(str(c) for c in cells) + " |")
 PY

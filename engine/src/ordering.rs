@@ -87,10 +87,28 @@ impl MoveOrdering {
         if list.len() < 2 {
             return;
         }
+        // Scores live beside the moves in a fixed array: no allocation. A short list gets a
+        // short array: zeroing 64 scores at every node cost more than the sort itself.
+        if n <= 8 {
+            self.sort_in::<G, 8>(game, pos, ply, list, table_move, hints);
+        } else {
+            self.sort_in::<G, 64>(game, pos, ply, list, table_move, hints);
+        }
+    }
+
+    /// [`MoveOrdering::sort`] with room for `N` scores (`list` holds at most `N` moves).
+    fn sort_in<G: Game, const N: usize>(
+        &self,
+        game: &G,
+        pos: &G::Pos,
+        ply: usize,
+        list: &mut [G::Move],
+        table_move: u8,
+        hints: &[i32],
+    ) {
         let side = (game.to_move(pos) == Player::Second) as usize;
         let killers = self.killers[ply];
-        // Scores live beside the moves in a fixed array: no allocation.
-        let mut scores = [0i64; 64];
+        let mut scores = [0i64; N];
         for (i, &mv) in list.iter().enumerate() {
             let code = game.move_code(mv);
             let mut s = 0i64;

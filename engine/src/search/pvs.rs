@@ -273,6 +273,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         // All the children's clusters are asked for first, so their misses overlap.
         let mut keys = [0u64; crate::arena::MAX_MOVES];
         let moves = p.moves.as_slice();
+        let keys = &mut keys[..moves.len()];
         for (k, &mv) in keys.iter_mut().zip(moves) {
             *k = self.game.table_key(&self.game.play(&p.pos, mv)).0;
             tt.prefetch(*k);

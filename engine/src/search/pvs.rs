@@ -180,20 +180,21 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         let moves = self.arena.ply(ply).moves.len();
         let left = self.horizon - ply;
         let depth = self.table_depth(left, &pos);
+        let node = |alpha, beta, forced| Node {
+            alpha,
+            beta,
+            key,
+            depth,
+            moves,
+            nodes_before,
+            mirrored,
+            forced,
+        };
         if moves == 1 && self.game.forced_lines_static() {
             // A forced move: passed through without a node, a probe or a store of its own.
             self.stats.nodes -= 1;
             self.stats.forced += 1;
-            return Ok(Node {
-                alpha,
-                beta,
-                key,
-                depth,
-                moves,
-                nodes_before,
-                mirrored,
-                forced: true,
-            });
+            return Ok(node(alpha, beta, true));
         }
 
         let mut table_move = NO_CODE;
@@ -237,16 +238,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
                 tt.prefetch(self.game.table_key(&self.game.play(&p.pos, mv)).0);
             }
         }
-        Ok(Node {
-            alpha,
-            beta,
-            key,
-            depth,
-            moves,
-            nodes_before,
-            mirrored,
-            forced: false,
-        })
+        Ok(node(alpha, beta, false))
     }
 
     /// The depth a node with `left` plies to the horizon is searched to, as the table records

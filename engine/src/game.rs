@@ -243,6 +243,18 @@ pub trait Game: Sync {
         Knowledge::Bounds(lo, hi)
     }
 
+    /// The rest of the analysis, asked only of a node that goes on to search its moves: one
+    /// that [`Game::analyse`] left with bounds and at least two moves, and that the table could
+    /// not settle. A game puts here the work that looks at each move (Connect Four plays every
+    /// listed move to find a double threat and to score it), so that nodes the table settles
+    /// never pay for it. Either the exact value, or bounds with an ordering hint for move `i`
+    /// written into `hints[i]`. The default adds nothing: full bounds, the hints as
+    /// [`Game::analyse`] wrote them.
+    fn analyse_moves(&self, _pos: &Self::Pos, _moves: &Self::Moves, _hints: &mut [i32]) -> Knowledge {
+        let (lo, hi) = self.value_range();
+        Knowledge::Bounds(lo, hi)
+    }
+
     /// Whether a position left with a single move by [`Game::analyse`] is passed through
     /// statically: no node of its own, no table probe or store, its move played at once (a
     /// forced line costs one node however long it is). Off by default: a game whose single

@@ -78,16 +78,17 @@ pub fn has_four(p: u64) -> bool {
 #[inline]
 pub fn winning_cells(p: u64, mask: u64) -> u64 {
     // Vertical: three stones right below the cell.
-    let mut r = (p << 1) & (p << 2) & (p << 3);
+    let v = p & (p << 1);
+    let mut r = (v << 1) & (p << 3);
     for s in [COL_BITS, COL_BITS - 1, COL_BITS + 1] {
-        // Two stones on the low side: xx? with a third on either end.
-        let low = (p << s) & (p << (2 * s));
-        r |= low & (p << (3 * s));
-        r |= low & (p >> s);
-        // Two stones on the high side.
-        let high = (p >> s) & (p >> (2 * s));
-        r |= high & (p << s);
-        r |= high & (p >> (3 * s));
+        // `pair` marks x where x and x - s hold stones. A cell completes four with the two
+        // stones on its low side and a third beyond them or beyond the cell, or with the two
+        // on its high side and a third beyond them or on its low side.
+        let pair = p & (p << s);
+        let low = pair << s;
+        let high = pair >> (2 * s);
+        r |= low & ((p << (3 * s)) | (p >> s));
+        r |= high & ((p << s) | (p >> (3 * s)));
     }
     r & (BOARD ^ mask)
 }
@@ -382,7 +383,7 @@ impl Game for Connect4 {
         (MIN_SCORE, MAX_SCORE)
     }
 
-    fn analyse(&self, pos: &Board, out: &mut Self::Moves, hints: &mut [i32]) -> Knowledge {
+    fn analyse(&self, pos: &Board, out: &mut Self::Moves, _hints: &mut [i32]) -> Knowledge {
         use crate::game::MoveBuffer;
         let m = pos.moves as Value;
         let playable = pos.playable();
@@ -412,18 +413,25 @@ impl Game for Connect4 {
         }
         // Nobody wins with their next stone: the opponent wins at the earliest with its
         // next-but-one stone, we with our next-but-one.
-        let mut lo = -(CELLS as Value - 2 - m) / 2;
-        let mut hi = (CELLS as Value - 1 - m) / 2;
+        let lo = -(CELLS as Value - 2 - m) / 2;
+        let hi = (CELLS as Value - 1 - m) / 2;
         let (lo_bound, hi_bound) = pos.static_bounds();
-        lo = lo.max(lo_bound);
-        hi = hi.min(hi_bound);
-
         out.clear();
         for c in CENTRE_ORDER {
-            let cell = safe & column_cells(c as u32);
-            if cell == 0 {
-                continue;
+            if safe & column_cells(c as u32) != 0 {
+                out.push(c);
             }
+        }
+        Knowledge::Bounds(lo.max(lo_bound), hi.min(hi_bound))
+    }
+
+    fn analyse_moves(&self, pos: &Board, moves: &Self::Moves, hints: &mut [i32]) -> Knowledge {
+        use crate::game::MoveBuffer;
+        let m = pos.moves as Value;
+        let theirs = winning_cells(pos.opponent(), pos.mask);
+        let playable = pos.playable();
+        for (h, &c) in hints.iter_mut().zip(moves.as_slice()) {
+            let cell = playable & column_cells(c as u32);
             let after = Board {
                 current: pos.current | cell,
                 mask: pos.mask | cell,
@@ -437,12 +445,10 @@ impl Game for Connect4 {
                 // Whatever the opponent answers, our next stone wins: the best score left.
                 return Knowledge::Value((CELLS as Value - 1 - m) / 2);
             }
-            hints[out.len()] = move_score(threats, next, theirs & !cell);
-            out.push(c);
+            *h = move_score(threats, next, theirs & !cell);
         }
         // No move wins with our next-but-one stone either.
-        hi = hi.min((CELLS as Value - 3 - m) / 2);
-        Knowledge::Bounds(lo, hi)
+        Knowledge::Bounds(MIN_SCORE, (CELLS as Value - 3 - m) / 2)
     }
 
     fn forced_lines_static(&self) -> bool {
@@ -557,16 +563,32 @@ mod tests {
 
     #[test]
     fn winning_cells_match_brute_force() {
-        // Every empty cell flagged must complete four when filled, and every such cell is flagged.
-        let g = Connect4::from_moves("4453655").unwrap();
-        let b = g.board();
-        let w = winning_cells(b.current, b.mask);
-        for bit in 0..64 {
-            let cell = 1u64 << bit;
-            if cell & BOARD == 0 || cell & b.mask != 0 {
-                continue;
+        // Every empty cell flagged must complete four when filled, and every such cell is
+        // flagged: for both sides of positions reached by random play, up to full columns.
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut checked = 0;
+        for _ in 0..300 {
+            let mut b = Board::default();
+            while b.moves < CELLS && !b.last_mover_won() {
+                for p in [b.current, b.opponent()] {
+                    let w = winning_cells(p, b.mask);
+                    for bit in 0..64 {
+                        let cell = 1u64 << bit;
+                        if cell & BOARD == 0 || cell & b.mask != 0 {
+                            assert_eq!(w & cell, 0, "cell {bit} is not empty");
+                            continue;
+                        }
+                        assert_eq!(w & cell != 0, has_four(p | cell), "cell {bit} of {b:?}");
+                        checked += 1;
+                    }
+                }
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let open: Vec<u32> = (0..WIDTH).filter(|&c| b.can_play(c)).collect();
+                b = b.play_col(open[(seed % open.len() as u64) as usize]);
             }
-            assert_eq!(w & cell != 0, has_four(b.current | cell), "cell {bit}");
         }
+        assert!(checked > 100_000, "{checked} cells checked");
     }
 }

@@ -162,20 +162,8 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             }
             Knowledge::Bounds(lo, hi) => (lo, hi),
         };
-        // The game's bounds narrow the window; an empty window is answered by the bound.
-        if alpha < lo {
-            alpha = lo;
-            if alpha >= beta {
-                self.settle(ply, alpha);
-                return Err(alpha);
-            }
-        }
-        if beta > hi {
-            beta = hi;
-            if alpha >= beta {
-                self.settle(ply, beta);
-                return Err(beta);
-            }
+        if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
+            return Err(v);
         }
         let moves = self.arena.ply(ply).moves.len();
         let left = self.horizon - ply;
@@ -221,6 +209,25 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
                     }
                 }
             }
+        }
+        // The rest of the game's analysis, now that the node is to be searched.
+        let knowledge = {
+            let p = self.arena.ply_mut(ply);
+            self.game.analyse_moves(&p.pos, &p.moves, &mut p.hints)
+        };
+        match knowledge {
+            Knowledge::Value(v) => {
+                self.stats.leaves += 1;
+                self.settle(ply, v);
+                return Err(v);
+            }
+            Knowledge::Bounds(lo, hi) => {
+                if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
+                    return Err(v);
+                }
+            }
+        }
+        if let Some(tt) = tt {
             if left > 0 && self.game.enhanced_cutoffs(&pos) {
                 if let Some(v) = self.enhanced_cutoff(tt, ply, left - 1, beta) {
                     self.settle(ply, v);
@@ -239,6 +246,34 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             }
         }
         Ok(node(alpha, beta, false))
+    }
+
+    /// Narrows the window `(alpha, beta)` of the node at `ply` by the game's bounds `lo..=hi`;
+    /// an emptied window is answered by the bound that emptied it (the node is settled).
+    #[inline]
+    fn narrow(
+        &mut self,
+        ply: usize,
+        alpha: &mut Value,
+        beta: &mut Value,
+        lo: Value,
+        hi: Value,
+    ) -> Option<Value> {
+        if *alpha < lo {
+            *alpha = lo;
+            if *alpha >= *beta {
+                self.settle(ply, lo);
+                return Some(lo);
+            }
+        }
+        if *beta > hi {
+            *beta = hi;
+            if *alpha >= *beta {
+                self.settle(ply, hi);
+                return Some(hi);
+            }
+        }
+        None
     }
 
     /// The depth a node with `left` plies to the horizon is searched to, as the table records

@@ -218,7 +218,7 @@ pub trait Game: Sync {
     /// position, in one call so that a game can share its work between the parts (Connect
     /// Four finds its threats once): either the exact value, or bounds on it with the moves to
     /// try written into `moves` and an ordering hint for move `i` into `hints[i]` (`hints`
-    /// holds at least [`MoveBuffer::CAPACITY`] slots).
+    /// holds [`MAX_MOVES`](crate::arena::MAX_MOVES) slots, at least [`MoveBuffer::CAPACITY`]).
     ///
     /// The terminal test is part of the analysis: the searches test [`Game::outcome`]
     /// themselves only at their root and at the horizon. Below the root, `pos` is always
@@ -248,8 +248,9 @@ pub trait Game: Sync {
     /// not settle. A game puts here the work that looks at each move (Connect Four plays every
     /// listed move to find a double threat and to score it), so that nodes the table settles
     /// never pay for it. Either the exact value, or bounds with an ordering hint for move `i`
-    /// written into `hints[i]`. The default adds nothing: full bounds, the hints as
-    /// [`Game::analyse`] wrote them.
+    /// written into `hints[i]`. `hints` is the buffer [`Game::analyse`] wrote, untouched since:
+    /// a game may leave itself work there in the slots past its moves. The default adds
+    /// nothing: full bounds, the hints as [`Game::analyse`] wrote them.
     fn analyse_moves(&self, _pos: &Self::Pos, _moves: &Self::Moves, _hints: &mut [i32]) -> Knowledge {
         let (lo, hi) = self.value_range();
         Knowledge::Bounds(lo, hi)

@@ -133,6 +133,19 @@ fn move_score(threats: u64, next: u64, theirs: u64) -> i32 {
     (4 * useful.count_ones() + soon.count_ones()) as i32
 }
 
+/// Where `analyse` leaves the opponent's winning cells for `analyse_moves` (see
+/// [`Game::analyse_moves`]): the two hint slots after the seven that moves can use.
+const SCRATCH: usize = WIDTH as usize;
+
+fn to_scratch(hints: &mut [i32], cells: u64) {
+    hints[SCRATCH] = cells as u32 as i32;
+    hints[SCRATCH + 1] = (cells >> 32) as u32 as i32;
+}
+
+fn from_scratch(hints: &[i32]) -> u64 {
+    hints[SCRATCH] as u32 as u64 | (hints[SCRATCH + 1] as u32 as u64) << 32
+}
+
 /// A Connect Four position: the side to move's stones, all stones, and the number of moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Board {
@@ -383,7 +396,7 @@ impl Game for Connect4 {
         (MIN_SCORE, MAX_SCORE)
     }
 
-    fn analyse(&self, pos: &Board, out: &mut Self::Moves, _hints: &mut [i32]) -> Knowledge {
+    fn analyse(&self, pos: &Board, out: &mut Self::Moves, hints: &mut [i32]) -> Knowledge {
         use crate::game::MoveBuffer;
         let m = pos.moves as Value;
         let playable = pos.playable();
@@ -416,6 +429,7 @@ impl Game for Connect4 {
         let lo = -(CELLS as Value - 2 - m) / 2;
         let hi = (CELLS as Value - 1 - m) / 2;
         let (lo_bound, hi_bound) = pos.static_bounds();
+        to_scratch(hints, theirs);
         out.clear();
         for c in CENTRE_ORDER {
             if safe & column_cells(c as u32) != 0 {
@@ -428,24 +442,23 @@ impl Game for Connect4 {
     fn analyse_moves(&self, pos: &Board, moves: &Self::Moves, hints: &mut [i32]) -> Knowledge {
         use crate::game::MoveBuffer;
         let m = pos.moves as Value;
-        let theirs = winning_cells(pos.opponent(), pos.mask);
+        let theirs = from_scratch(hints);
         let playable = pos.playable();
-        for (h, &c) in hints.iter_mut().zip(moves.as_slice()) {
-            let cell = playable & column_cells(c as u32);
-            let after = Board {
-                current: pos.current | cell,
-                mask: pos.mask | cell,
-                moves: pos.moves + 1,
-            };
-            let threats = winning_cells(after.current, after.mask);
-            let next = after.playable();
+        let list = moves.as_slice();
+        let hints = &mut hints[..list.len()];
+        for i in 0..list.len() {
+            let cell = playable & column_cells(list[i] as u32);
+            let current = pos.current | cell;
+            let mask = pos.mask | cell;
+            let threats = winning_cells(current, mask);
+            let next = (mask + BOTTOM) & BOARD;
             let blocks = next & threats;
             let replies = if blocks != 0 { blocks } else { next } & !(threats >> 1);
             if replies == 0 || blocks & (blocks.wrapping_sub(1)) != 0 {
                 // Whatever the opponent answers, our next stone wins: the best score left.
                 return Knowledge::Value((CELLS as Value - 1 - m) / 2);
             }
-            *h = move_score(threats, next, theirs & !cell);
+            hints[i] = move_score(threats, next, theirs & !cell);
         }
         // No move wins with our next-but-one stone either.
         Knowledge::Bounds(MIN_SCORE, (CELLS as Value - 3 - m) / 2)

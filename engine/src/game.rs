@@ -251,7 +251,12 @@ pub trait Game: Sync {
     /// written into `hints[i]`. `hints` is the buffer [`Game::analyse`] wrote, untouched since:
     /// a game may leave itself work there in the slots past its moves. The default adds
     /// nothing: full bounds, the hints as [`Game::analyse`] wrote them.
-    fn analyse_moves(&self, _pos: &Self::Pos, _moves: &Self::Moves, _hints: &mut [i32]) -> Knowledge {
+    fn analyse_moves(
+        &self,
+        _pos: &Self::Pos,
+        _moves: &Self::Moves,
+        _hints: &mut [i32],
+    ) -> Knowledge {
         let (lo, hi) = self.value_range();
         Knowledge::Bounds(lo, hi)
     }

@@ -87,12 +87,57 @@ impl MoveOrdering {
         if list.len() < 2 {
             return;
         }
+        if n <= 8 && !self.config.killers && !self.config.history && self.config.jitter == 0 {
+            Self::sort_by_table_and_hint(game, list, table_move, self.config, hints);
+            return;
+        }
         // Scores live beside the moves in a fixed array: no allocation. A short list gets a
         // short array: zeroing 64 scores at every node cost more than the sort itself.
         if n <= 8 {
             self.sort_in::<G, 8>(game, pos, ply, list, table_move, hints);
         } else {
             self.sort_in::<G, 64>(game, pos, ply, list, table_move, hints);
+        }
+    }
+
+    /// [`MoveOrdering::sort`] when only the table move and the hint are on (Connect Four's
+    /// ordering): the same order, found without the per-move scores of the general case.
+    fn sort_by_table_and_hint<G: Game>(
+        game: &G,
+        list: &mut [G::Move],
+        table_move: u8,
+        config: OrderingConfig,
+        hints: &[i32],
+    ) {
+        let hints = &hints[..list.len()];
+        // Called for lists of at most 8 moves: a short array is cheap to clear.
+        let mut keys = [0i32; 8];
+        let keys = &mut keys[..list.len()];
+        if config.hint {
+            keys.copy_from_slice(hints);
+        }
+        let mut start = 0;
+        if config.table_move && table_move != NO_CODE {
+            if let Some(t) = list.iter().position(|&mv| game.move_code(mv) == table_move) {
+                // The table move goes first; the others keep their order for the sort below.
+                list[..=t].rotate_right(1);
+                keys[..=t].rotate_right(1);
+                start = 1;
+            }
+        }
+        if !config.hint {
+            return;
+        }
+        for i in start + 1..list.len() {
+            let (mv, k) = (list[i], keys[i]);
+            let mut j = i;
+            while j > start && keys[j - 1] < k {
+                list[j] = list[j - 1];
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            list[j] = mv;
+            keys[j] = k;
         }
     }
 
@@ -165,6 +210,45 @@ impl MoveOrdering {
             for v in self.history[(side == Player::Second) as usize].iter_mut() {
                 *v /= 2;
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::connect4::Connect4;
+
+    #[test]
+    fn the_table_and_hint_shortcut_orders_as_the_general_sort() {
+        // Random hints with many ties, every table move (none included): both paths must give
+        // one order, the table move first and ties in generation order.
+        let game = Connect4::new();
+        let pos = game.initial();
+        let general = MoveOrdering::new(4, game.default_ordering());
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        for round in 0..2000 {
+            let n = 2 + round % 6;
+            let mut hints = [0i32; 64];
+            for h in hints.iter_mut().take(n) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                *h = (seed % 4) as i32;
+            }
+            let moves: Vec<u8> = (0..n as u8).collect();
+            let table_move = (seed >> 8) as u8 % 8;
+            let mut a = moves.clone();
+            MoveOrdering::sort_by_table_and_hint(
+                &game,
+                &mut a,
+                table_move,
+                game.default_ordering(),
+                &hints,
+            );
+            let mut b = moves.clone();
+            general.sort_in::<Connect4, 8>(&game, &pos, 0, &mut b, table_move, &hints);
+            assert_eq!(a, b, "hints {:?}, table move {table_move}", &hints[..n]);
         }
     }
 }

@@ -199,6 +199,9 @@ pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
     pub(crate) weak: bool,
     /// Whether the null-window solver also finds a best move and line (an extra pass).
     pub(crate) want_move: bool,
+    /// Whether nodes keep their principal variation. The null-window solver turns it off:
+    /// its probes fail high or low, and it rebuilds the line itself (`root_move`).
+    pub(crate) track_pv: bool,
     /// The parallel search this searcher works for, if any.
     pub(crate) par: Option<&'g crate::parallel::Shared>,
     /// The split points above this searcher's task: it stops when any of them aborts.
@@ -248,6 +251,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             next_check: CHECK_EVERY,
             weak: false,
             want_move: true,
+            track_pv: true,
             par: None,
             chain: crate::parallel::SplitChain::default(),
             reported: 0,
@@ -337,8 +341,18 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
 
     /// Checks the split points above (every node) and the limits (every few thousand
     /// nodes); true once the search must unwind.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn poll_stop(&mut self) -> bool {
+        if self.par.is_none() && self.stats.nodes < self.next_check {
+            // The serial search between two checks: one comparison.
+            return self.stopped;
+        }
+        self.poll_stop_slow()
+    }
+
+    /// [`Searcher::poll_stop`] beyond its fast path.
+    #[inline(never)]
+    fn poll_stop_slow(&mut self) -> bool {
         if self.stopped {
             return true;
         }
@@ -435,7 +449,9 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         self.stats.nodes += 1;
         self.stats.max_ply = self.stats.max_ply.max(ply as u32);
         let pos = self.arena.ply(ply).pos;
-        self.arena.ply_mut(ply).pv.clear();
+        if self.track_pv {
+            self.arena.ply_mut(ply).pv.clear();
+        }
         let at_horizon = ply >= self.horizon;
         if !(terminal_test || at_horizon) {
             return None;

@@ -8,7 +8,10 @@ use crate::game::{Game, MoveBuffer, Value};
 impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// Solves the root: its value (the sign only when weak) and a best move.
     pub(crate) fn solve(&mut self) -> (Value, Option<G::Move>) {
-        self.solve_with(|s, alpha, beta| s.pvs(0, alpha, beta))
+        let track = std::mem::replace(&mut self.track_pv, false);
+        let result = self.solve_with(|s, alpha, beta| s.pvs(0, alpha, beta));
+        self.track_pv = track;
+        result
     }
 
     /// The bisection, with `probe(self, alpha, beta)` searching the root (the parallel

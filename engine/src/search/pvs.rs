@@ -113,7 +113,9 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         best.code = self.game.move_code(mv);
         if v > *a {
             *a = v;
-            self.arena.update_pv(ply, mv);
+            if self.track_pv {
+                self.arena.update_pv(ply, mv);
+            }
         }
         if v >= beta {
             self.cutoff(ply, i, beta);

@@ -147,6 +147,9 @@ fn from_scratch(hints: &[i32]) -> u64 {
 }
 
 /// A Connect Four position: the side to move's stones, all stones, and the number of moves.
+/// It also carries the mirror images of the two bitboards, kept up to date move by move: the
+/// table key is the smaller of the key and its image's, and mirroring a key from scratch at
+/// every probe and prefetch cost 6% of a solve's instructions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Board {
     /// Stones of the side to move.
@@ -155,6 +158,10 @@ pub struct Board {
     pub mask: u64,
     /// Stones played so far.
     pub moves: u32,
+    /// `current` with the columns reversed.
+    mirrored_current: u64,
+    /// `mask` with the columns reversed.
+    mirrored_mask: u64,
 }
 
 impl Board {
@@ -167,17 +174,36 @@ impl Board {
     /// Plays the stone given as a one-bit mask (the lowest empty cell of a column).
     #[inline]
     pub fn play_cell(&self, cell: u64) -> Board {
+        self.play_cells(cell, mirror_key(cell))
+    }
+
+    /// Plays `cell`, whose mirror image is `mirrored_cell`.
+    #[inline]
+    fn play_cells(&self, cell: u64, mirrored_cell: u64) -> Board {
         Board {
             current: self.current ^ self.mask,
             mask: self.mask | cell,
             moves: self.moves + 1,
+            mirrored_current: self.mirrored_current ^ self.mirrored_mask,
+            mirrored_mask: self.mirrored_mask | mirrored_cell,
         }
     }
 
     /// Plays column `col`, which must have room.
     #[inline]
     pub fn play_col(&self, col: u32) -> Board {
-        self.play_cell((self.mask + bottom_cell(col)) & column_cells(col))
+        // The image's column `WIDTH - 1 - col` has the same height as ours.
+        let image = WIDTH - 1 - col;
+        self.play_cells(
+            (self.mask + bottom_cell(col)) & column_cells(col),
+            (self.mirrored_mask + bottom_cell(image)) & column_cells(image),
+        )
+    }
+
+    /// The key of the mirror image, equal to `mirror_key(self.key())`.
+    #[inline]
+    pub fn mirrored_key(&self) -> u64 {
+        self.mirrored_current + self.mirrored_mask
     }
 
     /// The cells that can be played now (the lowest empty cell of each column with room).
@@ -270,9 +296,11 @@ impl Board {
     /// The mirror image: columns reversed.
     pub fn mirror(&self) -> Board {
         Board {
-            current: mirror_key(self.current),
-            mask: mirror_key(self.mask),
+            current: self.mirrored_current,
+            mask: self.mirrored_mask,
             moves: self.moves,
+            mirrored_current: self.current,
+            mirrored_mask: self.mask,
         }
     }
 
@@ -470,7 +498,7 @@ impl Game for Connect4 {
 
     fn table_key(&self, pos: &Board) -> (u64, bool) {
         let k = pos.key();
-        let m = mirror_key(k);
+        let m = pos.mirrored_key();
         if m < k {
             (m, true)
         } else {
@@ -571,6 +599,8 @@ mod tests {
             let b = Connect4::from_moves(&image).unwrap().board();
             assert_eq!(a.mirror(), b, "{moves}");
             assert_eq!(mirror_key(a.key()), b.key(), "{moves}");
+            assert_eq!(a.mirrored_key(), b.key(), "{moves}");
+            assert_eq!(a.mirror().mirror(), a, "{moves}");
         }
     }
 
@@ -578,11 +608,13 @@ mod tests {
     fn winning_cells_match_brute_force() {
         // Every empty cell flagged must complete four when filled, and every such cell is
         // flagged: for both sides of positions reached by random play, up to full columns.
+        // The mirrored key kept move by move must match the one computed from scratch.
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut checked = 0;
         for _ in 0..300 {
             let mut b = Board::default();
             while b.moves < CELLS && !b.last_mover_won() {
+                assert_eq!(b.mirrored_key(), mirror_key(b.key()), "{b:?}");
                 for p in [b.current, b.opponent()] {
                     let w = winning_cells(p, b.mask);
                     for bit in 0..64 {

@@ -243,14 +243,14 @@ pub trait Game: Sync {
         Knowledge::Bounds(lo, hi)
     }
 
-    /// The rest of the analysis, asked only of a node that goes on to search its moves: one
-    /// that [`Game::analyse`] left with bounds and at least two moves, and that the table could
-    /// not settle. A game puts here the work that looks at each move (Connect Four plays every
-    /// listed move to find a double threat and to score it), so that nodes the table settles
-    /// never pay for it. Either the exact value, or bounds with an ordering hint for move `i`
-    /// written into `hints[i]`. `hints` is the buffer [`Game::analyse`] wrote, untouched since:
-    /// a game may leave itself work there in the slots past its moves. The default adds
-    /// nothing: full bounds, the hints as [`Game::analyse`] wrote them.
+    /// The per-move half of the analysis, asked only of a node that [`Game::analyse`] left with
+    /// bounds and at least two moves (a forced move is passed through without it, see
+    /// [`Game::forced_lines_static`]). A game puts here the work that looks at each move
+    /// (Connect Four plays every listed move to find a double threat and to score it). Either
+    /// the exact value, or bounds with an ordering hint for move `i` written into `hints[i]`.
+    /// `hints` is the buffer [`Game::analyse`] wrote, untouched since: a game may leave itself
+    /// work there in the slots past its moves. The default adds nothing: full bounds, the
+    /// hints as [`Game::analyse`] wrote them.
     fn analyse_moves(
         &self,
         _pos: &Self::Pos,

@@ -127,10 +127,10 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         false
     }
 
-    /// A node's work before its move loop: leaf and budget checks, the game's knowledge, the
-    /// window narrowed by the game's bounds and the table, enhanced transposition cutoffs
-    /// where the game asks for them, then the moves ordered. `Err(value)` when the node is
-    /// settled without searching its moves.
+    /// A node's work before its move loop: leaf and budget checks, the game's analysis (its
+    /// per-move half only with a choice of moves), the window narrowed by the game's bounds
+    /// and the table, enhanced transposition cutoffs where the game asks for them, then the
+    /// moves ordered. `Err(value)` when the node is settled without searching its moves.
     pub(crate) fn prologue(
         &mut self,
         ply: usize,
@@ -148,6 +148,12 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         let pos = self.arena.ply(ply).pos;
         let tt = self.tt;
         let (key, mirrored) = self.game.table_key(&pos);
+        if let Some(tt) = tt {
+            // The probe comes after the game's analysis (both halves): memory works meanwhile.
+            // Asking only once the node is known to probe spared forced and settled nodes a
+            // load, but left too little work to hide the probe's own (see the README).
+            tt.prefetch(key);
+        }
         let knowledge = {
             let p = self.arena.ply_mut(ply);
             self.game.analyse(&p.pos, &mut p.moves, &mut p.hints)
@@ -164,13 +170,6 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             return Err(v);
         }
         let moves = self.arena.ply(ply).moves.len();
-        if let (Some(tt), true) = (tt, moves > 1) {
-            // Only a node that will probe asks for its cluster: settled and forced nodes
-            // (a third of the positions) would load it for nothing, and with a 1 GiB table
-            // each load is a trip to memory (position 4444, 1 GiB: 12% faster than loading it
-            // on entry). The parent has usually asked already (see the end of this function).
-            tt.prefetch(key);
-        }
         let left = self.horizon - ply;
         let depth = self.table_depth(left, &pos);
         let node = |alpha, beta, forced| Node {
@@ -190,6 +189,23 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             return Ok(node(alpha, beta, true));
         }
 
+        // The per-move half of the game's analysis, for a node with a choice of moves.
+        let knowledge = {
+            let p = self.arena.ply_mut(ply);
+            self.game.analyse_moves(&p.pos, &p.moves, &mut p.hints)
+        };
+        match knowledge {
+            Knowledge::Value(v) => {
+                self.stats.leaves += 1;
+                self.settle(ply, v);
+                return Err(v);
+            }
+            Knowledge::Bounds(lo, hi) => {
+                if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
+                    return Err(v);
+                }
+            }
+        }
         let mut table_move = NO_CODE;
         if let Some(tt) = tt {
             if let Some(e) = tt.probe(key, &mut self.tt_stats) {
@@ -212,23 +228,6 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
                         self.settle(ply, v);
                         return Err(v);
                     }
-                }
-            }
-        }
-        // The rest of the game's analysis, now that the node is to be searched.
-        let knowledge = {
-            let p = self.arena.ply_mut(ply);
-            self.game.analyse_moves(&p.pos, &p.moves, &mut p.hints)
-        };
-        match knowledge {
-            Knowledge::Value(v) => {
-                self.stats.leaves += 1;
-                self.settle(ply, v);
-                return Err(v);
-            }
-            Knowledge::Bounds(lo, hi) => {
-                if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
-                    return Err(v);
                 }
             }
         }

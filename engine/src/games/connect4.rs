@@ -60,6 +60,12 @@ pub const fn column_cells(col: u32) -> u64 {
     ((1 << HEIGHT) - 1) << (col * COL_BITS)
 }
 
+/// The lowest empty cell of each column with room, given all stones `mask`.
+#[inline]
+pub const fn playable_cells(mask: u64) -> u64 {
+    (mask + BOTTOM) & BOARD
+}
+
 /// True if the stones `p` contain four in a row in any direction.
 #[inline]
 pub fn has_four(p: u64) -> bool {
@@ -209,7 +215,7 @@ impl Board {
     /// The cells that can be played now (the lowest empty cell of each column with room).
     #[inline]
     pub fn playable(&self) -> u64 {
-        (self.mask + BOTTOM) & BOARD
+        playable_cells(self.mask)
     }
 
     /// Stones of the player who just moved.
@@ -479,7 +485,7 @@ impl Game for Connect4 {
             let current = pos.current | cell;
             let mask = pos.mask | cell;
             let threats = winning_cells(current, mask);
-            let next = (mask + BOTTOM) & BOARD;
+            let next = playable_cells(mask);
             let blocks = next & threats;
             let replies = if blocks != 0 { blocks } else { next } & !(threats >> 1);
             if replies == 0 || blocks & (blocks.wrapping_sub(1)) != 0 {

@@ -159,11 +159,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             self.game.analyse(&p.pos, &mut p.moves, &mut p.hints)
         };
         let (lo, hi) = match knowledge {
-            Knowledge::Value(v) => {
-                self.stats.leaves += 1;
-                self.settle(ply, v);
-                return Err(v);
-            }
+            Knowledge::Value(v) => return Err(self.known(ply, v)),
             Knowledge::Bounds(lo, hi) => (lo, hi),
         };
         if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
@@ -195,11 +191,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             self.game.analyse_moves(&p.pos, &p.moves, &mut p.hints)
         };
         match knowledge {
-            Knowledge::Value(v) => {
-                self.stats.leaves += 1;
-                self.settle(ply, v);
-                return Err(v);
-            }
+            Knowledge::Value(v) => return Err(self.known(ply, v)),
             Knowledge::Bounds(lo, hi) => {
                 if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
                     return Err(v);
@@ -250,6 +242,14 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             }
         }
         Ok(node(alpha, beta, false))
+    }
+
+    /// Settles the node at `ply` on the value the game's analysis gave: a leaf.
+    #[inline]
+    fn known(&mut self, ply: usize, v: Value) -> Value {
+        self.stats.leaves += 1;
+        self.settle(ply, v);
+        v
     }
 
     /// Narrows the window `(alpha, beta)` of the node at `ply` by the game's bounds `lo..=hi`;

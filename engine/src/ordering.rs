@@ -70,6 +70,7 @@ impl MoveOrdering {
     /// Sorts `moves` of `pos` at `ply` best first, `hints[i]` being the game's hint for move
     /// `i` (see [`Game::analyse`]). Insertion sort: lists are short and it is stable, so equal
     /// scores keep the game's generation order.
+    #[inline(always)]
     pub fn sort<G: Game>(
         &self,
         game: &G,
@@ -102,6 +103,7 @@ impl MoveOrdering {
 
     /// [`MoveOrdering::sort`] when only the table move and the hint are on (Connect Four's
     /// ordering): the same order, found without the per-move scores of the general case.
+    #[inline(always)]
     fn sort_by_table_and_hint<G: Game>(
         game: &G,
         list: &mut [G::Move],

@@ -404,7 +404,7 @@ impl TranspositionTable {
     /// Looks `key` up: the entry stored for it in the current epoch, if one is still there.
     /// Key 0 is never stored (an empty slot reads as key 0), so callers with a zero key
     /// always miss.
-    #[inline]
+    #[inline(always)]
     pub fn probe(&self, key: u64, stats: &mut TtStats) -> Option<Entry> {
         stats.probes += 1;
         if key == 0 {
@@ -438,7 +438,7 @@ impl TranspositionTable {
     /// and before its second: a test that yields there makes concurrent writers tear
     /// entries far more often than they do by chance.
     #[doc(hidden)]
-    #[inline]
+    #[inline(always)]
     pub fn store_with(&self, key: u64, entry: Entry, stats: &mut TtStats, between: impl FnOnce()) {
         if key == 0 {
             return;

@@ -279,7 +279,7 @@ impl Board {
     /// ends with the empty cells of the even rows (counting from 0) and the second with those of
     /// the odd rows. If the first cannot make four that way it cannot win, and if the second
     /// then has four it loses.
-    #[inline]
+    #[inline(always)]
     pub fn static_bounds(&self) -> (Value, Value) {
         let empty = BOARD & !self.mask;
         let mut lo = MIN_SCORE;
@@ -418,6 +418,7 @@ impl Game for Connect4 {
         }
     }
 
+    #[inline(always)]
     fn play(&self, pos: &Board, mv: u8) -> Board {
         pos.play_col(mv as u32)
     }
@@ -430,6 +431,7 @@ impl Game for Connect4 {
         (MIN_SCORE, MAX_SCORE)
     }
 
+    #[inline(always)]
     fn analyse(&self, pos: &Board, out: &mut Self::Moves, hints: &mut [i32]) -> Knowledge {
         use crate::game::MoveBuffer;
         let m = pos.moves as Value;
@@ -473,6 +475,7 @@ impl Game for Connect4 {
         Knowledge::Bounds(lo.max(lo_bound), hi.min(hi_bound))
     }
 
+    #[inline(always)]
     fn analyse_moves(&self, pos: &Board, moves: &Self::Moves, hints: &mut [i32]) -> Knowledge {
         use crate::game::MoveBuffer;
         let m = pos.moves as Value;
@@ -502,6 +505,7 @@ impl Game for Connect4 {
         true
     }
 
+    #[inline(always)]
     fn table_key(&self, pos: &Board) -> (u64, bool) {
         let k = pos.key();
         let m = pos.mirrored_key();

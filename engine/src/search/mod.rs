@@ -444,7 +444,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
 
     /// [`Searcher::enter`], testing for the end of the game only if `terminal_test` or at the
     /// horizon (the table-driven searches leave the test to [`Game::analyse`] below the root).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn enter_with(&mut self, ply: usize, terminal_test: bool) -> Option<Value> {
         self.stats.nodes += 1;
         self.stats.max_ply = self.stats.max_ply.max(ply as u32);
@@ -477,7 +477,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     }
 
     /// The `i`-th move at `ply`; writes the resulting position into ply `ply + 1`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn descend(&mut self, ply: usize, i: usize) -> G::Move {
         let mv = self.arena.ply(ply).moves.as_slice()[i];
         let child = self.game.play(&self.arena.ply(ply).pos, mv);
@@ -486,7 +486,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     }
 
     /// Records a fail-high at `ply` by move number `i` and reports the moves it pruned.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn cutoff(&mut self, ply: usize, i: usize, bound: Value) {
         self.stats.cutoffs += 1;
         if i == 0 {
@@ -501,7 +501,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     }
 
     /// Reports that the node at `ply` settled on `value`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn settle(&mut self, ply: usize, value: Value) {
         let pos = self.arena.ply(ply).pos;
         self.obs.settled(ply, &pos, value);

@@ -78,7 +78,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
 
     /// Searches move `i` of the node at `ply` the PVS way: the first with the full window
     /// `(a, beta)`, the others with a null window first. Returns its value from `ply`'s side.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn pvs_child(&mut self, ply: usize, i: usize, a: Value, beta: Value) -> Value {
         self.descend(ply, i);
         if i == 0 {
@@ -94,7 +94,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
 
     /// Takes the value `v` of move `i` at `ply` into the node's best and alpha; on a cutoff
     /// records it and returns true.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn improve(
         &mut self,
         ply: usize,
@@ -131,6 +131,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// per-move half only with a choice of moves), the window narrowed by the game's bounds
     /// and the table, enhanced transposition cutoffs where the game asks for them, then the
     /// moves ordered. `Err(value)` when the node is settled without searching its moves.
+    #[inline(always)]
     pub(crate) fn prologue(
         &mut self,
         ply: usize,
@@ -245,7 +246,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     }
 
     /// Settles the node at `ply` on the value the game's analysis gave: a leaf.
-    #[inline]
+    #[inline(always)]
     fn known(&mut self, ply: usize, v: Value) -> Value {
         self.stats.leaves += 1;
         self.settle(ply, v);
@@ -254,7 +255,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
 
     /// Narrows the window `(alpha, beta)` of the node at `ply` by the game's bounds `lo..=hi`;
     /// an emptied window is answered by the bound that emptied it (the node is settled).
-    #[inline]
+    #[inline(always)]
     fn narrow(
         &mut self,
         ply: usize,
@@ -328,6 +329,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// A node's work after its move loop: the table store, the trace. (A root whose moves
     /// all failed low names no move here: the move with the best upper bound need not reach
     /// the value, so the caller finds one that provably does.)
+    #[inline(always)]
     pub(crate) fn epilogue(&mut self, ply: usize, node: &Node, best: &Best<G::Move>) {
         if node.forced {
             self.settle(ply, best.value);

@@ -155,7 +155,10 @@ fn from_scratch(hints: &[i32]) -> u64 {
 /// A Connect Four position: the side to move's stones, all stones, and the number of moves.
 /// It also carries the mirror images of the two bitboards, kept up to date move by move: the
 /// table key is the smaller of the key and its image's, and mirroring a key from scratch at
-/// every probe and prefetch cost 6% of a solve's instructions.
+/// every probe and prefetch cost 6% of a solve's instructions. And it carries both sides'
+/// winning cells: a move changes only the mover's (one computation, which the search's
+/// per-move analysis has just made for the same move), where every node's analysis needed
+/// both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Board {
     /// Stones of the side to move.
@@ -168,6 +171,10 @@ pub struct Board {
     mirrored_current: u64,
     /// `mask` with the columns reversed.
     mirrored_mask: u64,
+    /// `winning_cells(current, mask)`.
+    mine: u64,
+    /// `winning_cells(opponent, mask)`.
+    theirs: u64,
 }
 
 impl Board {
@@ -186,12 +193,16 @@ impl Board {
     /// Plays `cell`, whose mirror image is `mirrored_cell`.
     #[inline]
     fn play_cells(&self, cell: u64, mirrored_cell: u64) -> Board {
+        let mask = self.mask | cell;
         Board {
             current: self.current ^ self.mask,
-            mask: self.mask | cell,
+            mask,
             moves: self.moves + 1,
             mirrored_current: self.mirrored_current ^ self.mirrored_mask,
             mirrored_mask: self.mirrored_mask | mirrored_cell,
+            // The side to move now is the old opponent: its cells lose only the one filled.
+            mine: self.theirs & !cell,
+            theirs: winning_cells(self.current | cell, mask),
         }
     }
 
@@ -230,16 +241,28 @@ impl Board {
         has_four(self.opponent())
     }
 
+    /// The empty cells that would complete four for the side to move.
+    #[inline]
+    pub fn my_winning_cells(&self) -> u64 {
+        self.mine
+    }
+
+    /// The empty cells that would complete four for the player who just moved.
+    #[inline]
+    pub fn their_winning_cells(&self) -> u64 {
+        self.theirs
+    }
+
     /// True if the side to move can win with its next stone.
     #[inline]
     pub fn can_win_next(&self) -> bool {
-        winning_cells(self.current, self.mask) & self.playable() != 0
+        self.mine & self.playable() != 0
     }
 
     /// True if playing column `col` wins at once for the side to move.
     #[inline]
     pub fn is_winning_move(&self, col: u32) -> bool {
-        winning_cells(self.current, self.mask) & self.playable() & column_cells(col) != 0
+        self.mine & self.playable() & column_cells(col) != 0
     }
 
     /// The unique key of the position (see the module comment).
@@ -255,7 +278,7 @@ impl Board {
     #[inline]
     pub fn non_losing_moves(&self) -> u64 {
         let mut playable = self.playable();
-        let threats = winning_cells(self.opponent(), self.mask);
+        let threats = self.theirs;
         let forced = playable & threats;
         if forced != 0 {
             if forced & (forced - 1) != 0 {
@@ -307,6 +330,8 @@ impl Board {
             moves: self.moves,
             mirrored_current: self.current,
             mirrored_mask: self.mask,
+            mine: mirror_key(self.mine),
+            theirs: mirror_key(self.theirs),
         }
     }
 
@@ -436,12 +461,12 @@ impl Game for Connect4 {
         use crate::game::MoveBuffer;
         let m = pos.moves as Value;
         let playable = pos.playable();
-        let mine = winning_cells(pos.current, pos.mask);
+        let mine = pos.mine;
         if mine & playable != 0 {
             // A win with our next stone.
             return Knowledge::Value((CELLS as Value + 1 - m) / 2);
         }
-        let theirs = winning_cells(pos.opponent(), pos.mask);
+        let theirs = pos.theirs;
         let forced = playable & theirs;
         let mut safe = playable;
         if forced != 0 {
@@ -618,13 +643,23 @@ mod tests {
     fn winning_cells_match_brute_force() {
         // Every empty cell flagged must complete four when filled, and every such cell is
         // flagged: for both sides of positions reached by random play, up to full columns.
-        // The mirrored key kept move by move must match the one computed from scratch.
+        // The mirrored key and both sides' winning cells, kept move by move, must match
+        // those computed from scratch (for the mirror image too).
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut checked = 0;
         for _ in 0..300 {
             let mut b = Board::default();
             while b.moves < CELLS && !b.last_mover_won() {
                 assert_eq!(b.mirrored_key(), mirror_key(b.key()), "{b:?}");
+                assert_eq!(b.mine, winning_cells(b.current, b.mask), "{b:?}");
+                assert_eq!(b.theirs, winning_cells(b.opponent(), b.mask), "{b:?}");
+                let image = b.mirror();
+                assert_eq!(
+                    image.mine,
+                    winning_cells(image.current, image.mask),
+                    "{b:?}"
+                );
+                assert_eq!(image.theirs, winning_cells(image.opponent(), image.mask));
                 for p in [b.current, b.opponent()] {
                     let w = winning_cells(p, b.mask);
                     for bit in 0..64 {

@@ -266,7 +266,7 @@ fn entry_of(key: u64) -> Entry {
 
 #[test]
 fn concurrent_writers_on_one_cluster_never_give_another_keys_data() {
-    // Many keys fighting over the four ways of one cluster, stored and probed by four threads
+    // Many keys fighting over the ways of one cluster, stored and probed by four threads
     // at once. Every entry's fields are a function of its key, so a probe that returned
     // anything else would have accepted a torn entry (word 0 of one store beside word 1 of
     // another). Same-line tears are rare on their own; every eighth store yields between its

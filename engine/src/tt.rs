@@ -3,8 +3,8 @@
 //! The table is a power-of-two number of 32-byte clusters of two entries, aligned so that a
 //! cluster never straddles a cache line: a probe or a store reads one line. (Four ways in
 //! 64-byte clusters found the same positions, within 0.3% of the nodes, for 3.6% more
-//! instructions in the ways' scans; see the README.) An entry is two `AtomicU64` words read and written with relaxed atomics: no
-//! locks, and no racy non-atomic access anywhere.
+//! instructions in the ways' scans; see the README.) An entry is two `AtomicU64` words read
+//! and written with relaxed atomics: no locks, and no racy non-atomic access anywhere.
 //!
 //! Entries are kept the lockless-hashing way (Hyatt and Mann): word 0 holds `key ^ data`,
 //! word 1 holds `data`, and a probe for `key` accepts a way only if `word0 ^ word1 == key`.

@@ -241,18 +241,6 @@ impl Board {
         has_four(self.opponent())
     }
 
-    /// The empty cells that would complete four for the side to move.
-    #[inline]
-    pub fn my_winning_cells(&self) -> u64 {
-        self.mine
-    }
-
-    /// The empty cells that would complete four for the player who just moved.
-    #[inline]
-    pub fn their_winning_cells(&self) -> u64 {
-        self.theirs
-    }
-
     /// True if the side to move can win with its next stone.
     #[inline]
     pub fn can_win_next(&self) -> bool {

@@ -73,13 +73,18 @@ fn analysis_agrees_with_every_published_score() {
 
 /// Positions near the end, reached by random play from the test sets' positions.
 fn late_positions(count: usize) -> Vec<Board> {
+    late_positions_at(count, 30, 0x2545_F491_4F6C_DD1D)
+}
+
+/// `count` positions with `stones` stones and the game not over, reached by random play
+/// (from `seed`) from the Middle-Easy positions.
+fn late_positions_at(count: usize, stones: u32, mut seed: u64) -> Vec<Board> {
     let game = Connect4::new();
     let mut out = Vec::new();
-    let mut seed = 0x2545_F491_4F6C_DD1Du64;
     for l in set("middle-easy").iter().cycle() {
         let mut pos = l.game.board();
         let mut moves = <Connect4 as Game>::Moves::default();
-        while pos.moves < 30 && game.outcome(&pos).is_none() {
+        while pos.moves < stones && game.outcome(&pos).is_none() {
             game.moves(&pos, &mut moves);
             seed ^= seed << 13;
             seed ^= seed >> 7;
@@ -87,7 +92,7 @@ fn late_positions(count: usize) -> Vec<Board> {
             let mv = moves.as_slice()[(seed % moves.len() as u64) as usize];
             pos = game.play(&pos, mv);
         }
-        if game.outcome(&pos).is_none() {
+        if pos.moves == stones && game.outcome(&pos).is_none() {
             out.push(pos);
         }
         if out.len() == count {
@@ -127,6 +132,34 @@ fn analysis_and_listed_moves_agree_with_plain_alphabeta_near_the_end() {
         checked += 1;
     }
     assert_eq!(checked, 150);
+}
+
+#[test]
+fn claimeven_bound_holds_with_columns_of_odd_height() {
+    // The evens bound with the first player to move and some columns of odd height (their
+    // playable cells on even rows go to the first player): checked against plain alpha-beta,
+    // which knows nothing of Connect Four, on every position where it bounds the value.
+    let game = Connect4::new();
+    let even_rows = cutoff::games::connect4::BOTTOM * 0b101010;
+    let (mut odd_columns, mut losses) = (0, 0);
+    for stones in [24, 26, 28] {
+        for pos in late_positions_at(3000, stones, 0x9E37_79B9_7F4A_7C15 ^ stones as u64) {
+            let (_, hi) = pos.static_bounds();
+            if hi == MAX_SCORE {
+                continue;
+            }
+            let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
+            assert!(exact <= hi, "{pos:?}: {exact} above the bound {hi}");
+            if pos.playable() & even_rows != 0 {
+                odd_columns += 1;
+                losses += (hi < 0) as u32;
+            }
+        }
+    }
+    assert!(
+        odd_columns >= 100 && losses >= 20,
+        "{odd_columns} bounds with odd columns, {losses} of them losses"
+    );
 }
 
 #[test]

@@ -50,6 +50,18 @@ fn analysis_agrees_with_every_published_score() {
                     );
                     assert!(!moves.is_empty(), "{name} {}: no move listed", l.moves);
                     bounded += 1;
+                    if moves.len() > 1 {
+                        let (lo, hi) = match game.analyse_moves(&pos, &moves, &mut hints) {
+                            Knowledge::Value(v) => (v, v),
+                            Knowledge::Bounds(lo, hi) => (lo, hi),
+                        };
+                        assert!(
+                            lo <= l.expected && l.expected <= hi,
+                            "{name} {}: score {} outside the per-move analysis' [{lo}, {hi}]",
+                            l.moves,
+                            l.expected
+                        );
+                    }
                     if hi - lo < MAX_SCORE - MIN_SCORE - 4 {
                         tight += 1;
                     }
@@ -159,6 +171,45 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
     assert!(
         odd_columns >= 100 && losses >= 20,
         "{odd_columns} bounds with odd columns, {losses} of them losses"
+    );
+}
+
+#[test]
+fn per_move_lower_bounds_hold() {
+    // The per-move analysis raises the lower bound from the children's static bounds (the
+    // opponent cannot make four after a move, or we can follow claimeven after it): checked
+    // against plain alpha-beta wherever it gives one.
+    let game = Connect4::new();
+    let (mut raised, mut wins) = (0, 0);
+    for stones in [23, 25, 27] {
+        for pos in late_positions_at(5000, stones, 0xD1B5_4A32_D192_ED03 ^ stones as u64) {
+            let mut moves = <Connect4 as Game>::Moves::default();
+            let mut hints = [0; 64];
+            if !matches!(
+                game.analyse(&pos, &mut moves, &mut hints),
+                Knowledge::Bounds(..)
+            ) || moves.len() < 2
+            {
+                continue;
+            }
+            let Knowledge::Bounds(lo, hi) = game.analyse_moves(&pos, &moves, &mut hints) else {
+                continue;
+            };
+            if lo == MIN_SCORE {
+                continue;
+            }
+            let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
+            assert!(
+                lo <= exact && exact <= hi,
+                "{pos:?}: {exact} not in [{lo}, {hi}]"
+            );
+            raised += 1;
+            wins += (lo > 0) as u32;
+        }
+    }
+    assert!(
+        raised >= 200 && wins >= 100,
+        "{raised} raised lower bounds, {wins} of them wins"
     );
 }
 

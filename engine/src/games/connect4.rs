@@ -500,10 +500,27 @@ impl Game for Connect4 {
         let playable = pos.playable();
         let list = moves.as_slice();
         let hints = &mut hints[..list.len()];
+        let opp = pos.opponent();
+        let empty = BOARD & !pos.mask;
+        let mut lo = MIN_SCORE;
         for i in 0..list.len() {
             let cell = playable & column_cells(list[i] as u32);
             let current = pos.current | cell;
             let mask = pos.mask | cell;
+            if lo < 1 {
+                // The child's static upper bound (see `Board::static_bounds`), negated: one
+                // child the opponent cannot win settles a null window at 0 before any search.
+                let empty_after = empty & !cell;
+                if !has_four(opp | empty_after) {
+                    lo = lo.max(0);
+                } else if !pos.moves.is_multiple_of(2) {
+                    // The opponent is the first player there, and we can follow claimeven.
+                    let follower = current | (empty_after & EVEN_ROWS & !playable_cells(mask));
+                    if !has_four(BOARD & !follower) {
+                        lo = lo.max(if has_four(follower) { 1 } else { 0 });
+                    }
+                }
+            }
             let threats = winning_cells(current, mask);
             let next = playable_cells(mask);
             let blocks = next & threats;
@@ -515,7 +532,7 @@ impl Game for Connect4 {
             hints[i] = move_score(threats, next, theirs & !cell);
         }
         // No move wins with our next-but-one stone either.
-        Knowledge::Bounds(MIN_SCORE, (CELLS as Value - 3 - m) / 2)
+        Knowledge::Bounds(lo, (CELLS as Value - 3 - m) / 2)
     }
 
     fn forced_lines_static(&self) -> bool {

@@ -261,6 +261,15 @@ pub trait Game: Sync {
         Knowledge::Bounds(lo, hi)
     }
 
+    /// The position after `mv` at a node the search has analysed: `hints` is the buffer
+    /// [`Game::analyse`] (and [`Game::analyse_moves`], if asked) wrote for `pos`, untouched
+    /// since, so a game can reuse what it worked out there for this move (Connect Four keeps
+    /// each move's new winning cells). The default plays the move.
+    #[inline(always)]
+    fn play_analysed(&self, pos: &Self::Pos, mv: Self::Move, _hints: &[i32]) -> Self::Pos {
+        self.play(pos, mv)
+    }
+
     /// Whether a position left with a single move by [`Game::analyse`] is passed through
     /// statically: no node of its own, no table probe or store, its move played at once (a
     /// forced line costs one node however long it is). Off by default: a game whose single

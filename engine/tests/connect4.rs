@@ -214,6 +214,46 @@ fn per_move_lower_bounds_hold() {
 }
 
 #[test]
+fn playing_an_analysed_move_gives_the_played_position() {
+    // `play_analysed` reuses the per-move analysis: after `analyse` alone (a forced move) and
+    // after both halves, every listed move must give exactly what `play` gives.
+    let game = Connect4::new();
+    let (mut single, mut several) = (0, 0);
+    // One buffer for all, as in the search: what one position left must not leak into the next.
+    let mut hints = [0; 64];
+    for name in SETS {
+        for l in set(name).iter().take(300) {
+            let pos = l.game.board();
+            let mut moves = <Connect4 as Game>::Moves::default();
+            let Knowledge::Bounds(..) = game.analyse(&pos, &mut moves, &mut hints) else {
+                continue;
+            };
+            if moves.len() > 1 {
+                if let Knowledge::Value(_) = game.analyse_moves(&pos, &moves, &mut hints) {
+                    continue;
+                }
+                several += 1;
+            } else {
+                single += 1;
+            }
+            for &mv in moves.as_slice() {
+                assert_eq!(
+                    game.play_analysed(&pos, mv, &hints),
+                    game.play(&pos, mv),
+                    "{} then column {}",
+                    l.moves,
+                    mv + 1
+                );
+            }
+        }
+    }
+    assert!(
+        single > 50 && several > 500,
+        "{single} forced, {several} with a choice"
+    );
+}
+
+#[test]
 fn mirror_images_share_a_key_and_a_value() {
     let game = Connect4::new();
     let tt = TranspositionTable::new(16);

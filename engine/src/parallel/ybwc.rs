@@ -217,7 +217,7 @@ impl<'g, G: Game> Searcher<'g, G> {
         beta: Value,
         cx: &Ctx<'_, 'g, G>,
     ) -> Value {
-        self.descend(ply, i);
+        self.descend_analysed(ply, i);
         if i == 0 {
             return -self.ybwc(ply + 1, -beta, -a, cx);
         }

@@ -485,6 +485,17 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         mv
     }
 
+    /// [`Searcher::descend`] at a node whose moves and hints [`Game::analyse`] wrote (the
+    /// table-driven searches' move loops): the game may reuse its analysis of the move.
+    #[inline(always)]
+    pub(crate) fn descend_analysed(&mut self, ply: usize, i: usize) -> G::Move {
+        let p = self.arena.ply(ply);
+        let mv = p.moves.as_slice()[i];
+        let child = self.game.play_analysed(&p.pos, mv, &p.hints);
+        self.arena.ply_mut(ply + 1).pos = child;
+        mv
+    }
+
     /// Records a fail-high at `ply` by move number `i` and reports the moves it pruned.
     #[inline(always)]
     pub(crate) fn cutoff(&mut self, ply: usize, i: usize, bound: Value) {

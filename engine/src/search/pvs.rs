@@ -80,7 +80,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// `(a, beta)`, the others with a null window first. Returns its value from `ply`'s side.
     #[inline(always)]
     pub(crate) fn pvs_child(&mut self, ply: usize, i: usize, a: Value, beta: Value) -> Value {
-        self.descend(ply, i);
+        self.descend_analysed(ply, i);
         if i == 0 {
             return -self.pvs(ply + 1, -beta, -a);
         }

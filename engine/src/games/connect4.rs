@@ -42,10 +42,22 @@ const fn bottom_mask() -> u64 {
     m
 }
 
+/// Column `c`'s bottom cell and all its cells, looked up: a load is cheaper than the
+/// multiply and variable shift (the eighth row only spares the bounds check).
+const COLUMN_TABLE: [(u64, u64); 8] = {
+    let mut t = [(0, 0); 8];
+    let mut c = 0;
+    while c < WIDTH {
+        t[c as usize] = (1 << (c * COL_BITS), ((1 << HEIGHT) - 1) << (c * COL_BITS));
+        c += 1;
+    }
+    t
+};
+
 /// The bottom cell of column `col`.
 #[inline]
 pub const fn bottom_cell(col: u32) -> u64 {
-    1 << (col * COL_BITS)
+    COLUMN_TABLE[col as usize & 7].0
 }
 
 /// The top cell of column `col`.
@@ -57,7 +69,7 @@ pub const fn top_cell(col: u32) -> u64 {
 /// All cells of column `col`.
 #[inline]
 pub const fn column_cells(col: u32) -> u64 {
-    ((1 << HEIGHT) - 1) << (col * COL_BITS)
+    COLUMN_TABLE[col as usize & 7].1
 }
 
 /// The lowest empty cell of each column with room, given all stones `mask`.

@@ -247,7 +247,8 @@ const HUGE_PAGE: usize = 2 << 20;
 /// written up front, each page is zeroed by the kernel when the search first touches it
 /// (spread over the searching threads, and never for pages a short solve does not reach). A
 /// 1 GiB table cost 1.1 s of zeroing on one thread before the empty board's search began.
-/// Other blocks come from the global allocator with `layout` and are zeroed by us.
+/// Other blocks (and all under Miri, which cannot unmap part of a mapping) come from the
+/// global allocator with `layout` and are zeroed by us.
 struct Clusters {
     ptr: std::ptr::NonNull<Cluster>,
     len: usize,
@@ -275,7 +276,7 @@ impl Clusters {
             std::mem::align_of::<Cluster>()
         };
         let layout = std::alloc::Layout::from_size_align(size, align).expect("table size fits");
-        #[cfg(target_os = "linux")]
+        #[cfg(all(target_os = "linux", not(miri)))]
         if align == HUGE_PAGE {
             if let Some(ptr) = map_huge(size) {
                 return Clusters {
@@ -308,7 +309,7 @@ impl Clusters {
 
 /// `size` bytes (a multiple of [`HUGE_PAGE`]) of fresh anonymous memory aligned to
 /// [`HUGE_PAGE`] and advised into transparent huge pages, or `None` if the kernel refuses.
-#[cfg(target_os = "linux")]
+#[cfg(all(target_os = "linux", not(miri)))]
 fn map_huge(size: usize) -> Option<std::ptr::NonNull<Cluster>> {
     debug_assert!(size.is_multiple_of(HUGE_PAGE));
     let len = size.checked_add(HUGE_PAGE)?;
@@ -356,10 +357,10 @@ impl std::ops::Deref for Clusters {
 
 impl Drop for Clusters {
     fn drop(&mut self) {
-        #[cfg(target_os = "linux")]
         if self.mapped {
             // SAFETY: the block is exactly the mapping `map_huge` left, `layout.size()`
             // bytes, and no reference into it outlives `self`.
+            #[cfg(all(target_os = "linux", not(miri)))]
             unsafe {
                 libc::munmap(self.ptr.as_ptr() as *mut libc::c_void, self.layout.size());
             }

@@ -137,6 +137,10 @@ pub fn run_suite(
     progress: &(dyn Fn() + Sync),
 ) -> Result<(Vec<PositionResult>, SuiteSummary), String> {
     let tt = TranspositionTable::new(opts.tt_mib);
+    // A large table's pages are zeroed by the kernel when first touched (see the table):
+    // touch them all now, before any clock starts, or the first positions' times pay for it
+    // (End-Easy, one thread: 4.5 us a position against 1.8 us).
+    tt.clear();
     let game = Connect4::new();
     let mut serial = Searcher::new(&game, game.initial(), None)
         .with_table(&tt)

@@ -6,7 +6,7 @@
 #
 # Environment: CUTOFF (binary, default target/release/cutoff, built if missing), THREADS
 # (default 1), TT_MB (default 64), LIMIT (solve only the first N lines of each set).
-# Begin-Hard alone takes about 35 minutes with two threads (THREADS=2) on the README's machine.
+# Begin-Hard alone takes about 15 minutes with two threads (THREADS=2) on the README's machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${CUTOFF:-target/release/cutoff}

@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 out=${1:-scaling-out}
 mkdir -p "$out"
 bin=${CUTOFF:-target/release/cutoff}
-if [ ! -x "$bin" ]; then cargo build --release -p cutoff; fi
+if [ ! -x "$bin" ]; then cargo build --release -p cutoff-cli; fi
 set_file=${C4_SET:-positions/connect4/begin-hard.txt}
 npos=${C4_POSITIONS:-10}
 ntrees=${TREES:-3}

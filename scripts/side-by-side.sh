@@ -62,7 +62,7 @@ for f in side-by-side.sh c4-pons c4-steininger-1t c4-steininger-empty; do
   [ -x "$anchors/$f" ] || missing+=("$f")
 done
 [ ${#missing[@]} -eq 0 ] || die "no reference solvers: $anchors lacks ${missing[*]} (set ANCHORS=dir)"
-[ -x "$cutoff" ] || die "no cutoff binary at $cutoff (cargo build --release -p cutoff, or set CUTOFF)"
+[ -x "$cutoff" ] || die "no cutoff binary at $cutoff (cargo build --release -p cutoff-cli, or set CUTOFF)"
 command -v python3 >/dev/null || die "python3 is needed"
 [ -x /usr/bin/time ] || die "/usr/bin/time is needed (the references' script times the empty board with it)"
 

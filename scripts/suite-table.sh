@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${CUTOFF:-target/release/cutoff}
-if [ ! -x "$bin" ]; then cargo build --release -p cutoff; fi
+if [ ! -x "$bin" ]; then cargo build --release -p cutoff-cli; fi
 sets=("$@")
 [ ${#sets[@]} -eq 0 ] && sets=(end-easy middle-easy middle-medium begin-easy begin-medium begin-hard)
 extra=()

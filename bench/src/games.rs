@@ -9,7 +9,7 @@ use crate::theory::effective_branching;
 use cutoff::games::connect4::Connect4;
 use cutoff::games::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
-use cutoff::{Algorithm, Game};
+use cutoff::{Algorithm, Notation};
 use serde::Serialize;
 
 /// The algorithms compared on every game.
@@ -59,7 +59,7 @@ struct Runner<'a> {
 impl Runner<'_> {
     /// Searches one position with every algorithm; minimax is left out when
     /// `minimax_estimate` (its expected leaves) is over the cap.
-    fn compare_on<G: Game>(
+    fn compare_on<G: Notation>(
         &mut self,
         game: &G,
         position: &str,

@@ -4,7 +4,7 @@
 
 use cutoff::games::connect4::Connect4;
 use cutoff::games::control::Control;
-use cutoff::suite::{parse_suite, SuiteLine};
+use cutoff::games::connect4::{parse_suite, SuiteLine};
 
 /// The six Connect Four test sets, by name, as `<moves> <score>` lines.
 pub const CONNECT4_SETS: [(&str, &str); 6] = [

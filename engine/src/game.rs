@@ -149,9 +149,6 @@ pub trait Game: Sync {
     /// The inline move list this game fills.
     type Moves: MoveBuffer<Self::Move>;
 
-    /// The game's name as the command line spells it.
-    fn name(&self) -> &'static str;
-
     /// The starting position this game object was set up with.
     fn initial(&self) -> Self::Pos;
 
@@ -319,10 +316,18 @@ pub trait Game: Sync {
     fn default_ordering(&self) -> crate::ordering::OrderingConfig {
         crate::ordering::OrderingConfig::default()
     }
+}
 
-    /// The move in the notation the command line uses.
+/// How people name a game and write its moves: what a front end (the command line, a test
+/// file, a log) needs and the search never does, kept apart from [`Game`] so that a game used
+/// only as a library need not have a notation.
+pub trait Notation: Game {
+    /// The game's name as the command line spells it.
+    fn name(&self) -> &'static str;
+
+    /// The move in the game's notation.
     fn format_move(&self, pos: &Self::Pos, mv: Self::Move) -> String;
 
-    /// Reads a move in the command line's notation, checking that it is legal in `pos`.
+    /// Reads a move in the game's notation, checking that it is legal in `pos`.
     fn parse_move(&self, pos: &Self::Pos, text: &str) -> Result<Self::Move, GameError>;
 }

@@ -3,7 +3,7 @@
 
 use cutoff::game::Knowledge;
 use cutoff::games::connect4::{Board, Connect4, MAX_SCORE, MIN_SCORE};
-use cutoff::suite::{parse_suite, SuiteLine};
+use cutoff::games::connect4::{parse_suite, SuiteLine};
 use cutoff::tt::TranspositionTable;
 use cutoff::{search, Algorithm, Game, MoveBuffer, Searcher};
 

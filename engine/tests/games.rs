@@ -2,6 +2,7 @@
 //! board reader, and the control game against a brute-force oracle (generic searches and the
 //! Sprague-Grundy solver alike).
 
+use cutoff::Notation;
 use cutoff::games::control::{Control, ControlPos};
 use cutoff::games::takeaway::{TakeAway, MAX_ITEMS};
 use cutoff::games::tictactoe::{Board, TicTacToe};

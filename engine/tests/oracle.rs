@@ -22,7 +22,7 @@ use cutoff::games::takeaway::TakeAway;
 use cutoff::games::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
 use cutoff::{
-    Algorithm, Game, GameError, MoveBuffer, MoveList, Player, SearchResult, Searcher, Value,
+    Algorithm, Game, MoveBuffer, MoveList, Player, SearchResult, Searcher, Value,
 };
 use std::collections::HashMap;
 
@@ -198,10 +198,6 @@ impl Game for Flat {
     type Move = u8;
     type Moves = MoveList<u8, 5>;
 
-    fn name(&self) -> &'static str {
-        "flat"
-    }
-
     fn initial(&self) -> FlatPos {
         FlatPos {
             node: 0,
@@ -256,14 +252,6 @@ impl Game for Flat {
 
     fn value_range(&self) -> (Value, Value) {
         self.range.unwrap_or((-cutoff::INF + 1, cutoff::INF - 1))
-    }
-
-    fn format_move(&self, _pos: &FlatPos, mv: u8) -> String {
-        (mv + 1).to_string()
-    }
-
-    fn parse_move(&self, _pos: &FlatPos, text: &str) -> Result<u8, GameError> {
-        Err(GameError::new(format!("not needed here: {text}")))
     }
 }
 
@@ -357,8 +345,7 @@ fn check<G: Game>(
     assert_eq!(
         -value_of(&child, below),
         expected,
-        "{algo}'s best move {} does not achieve the value on {what}, depth {depth:?}",
-        game.format_move(root, best)
+        "{algo}'s best move {best:?} does not achieve the value on {what}, depth {depth:?}"
     );
     assert_eq!(
         r.pv.first(),

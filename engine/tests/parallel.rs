@@ -4,7 +4,7 @@ use cutoff::games::connect4::Connect4;
 use cutoff::games::sim::Sim;
 use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
 use cutoff::search::Limits;
-use cutoff::suite::{parse_suite, SuiteLine};
+use cutoff::games::connect4::{parse_suite, SuiteLine};
 use cutoff::tt::TranspositionTable;
 use cutoff::{search, Algorithm, Game, Searcher};
 use std::sync::atomic::AtomicBool;

@@ -11,7 +11,7 @@
 //! Scores follow the usual solver convention, from the side to move: a win with the winner's
 //! k-th stone is worth `22 - k`, a loss `k - 22`, a draw 0.
 
-use crate::game::{Game, GameError, Knowledge, MoveList, Player, Value};
+use crate::game::{Game, GameError, Knowledge, MoveList, Player, Value, Notation};
 
 /// Board width (columns).
 pub const WIDTH: u32 = 7;
@@ -449,10 +449,6 @@ impl Game for Connect4 {
     type Move = u8;
     type Moves = MoveList<u8, { WIDTH as usize }>;
 
-    fn name(&self) -> &'static str {
-        "connect4"
-    }
-
     fn initial(&self) -> Board {
         self.start
     }
@@ -655,6 +651,12 @@ impl Game for Connect4 {
     fn max_plies(&self, pos: &Board) -> usize {
         (CELLS - pos.moves) as usize
     }
+}
+
+impl Notation for Connect4 {
+    fn name(&self) -> &'static str {
+        "connect4"
+    }
 
     fn format_move(&self, _pos: &Board, mv: u8) -> String {
         (mv + 1).to_string()
@@ -674,6 +676,53 @@ impl Game for Connect4 {
         }
         Ok((col - 1) as u8)
     }
+}
+
+/// One line of a test set: a position and its expected exact score.
+#[derive(Clone, Debug)]
+pub struct SuiteLine {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// The position as its move string.
+    pub moves: String,
+    /// The position itself.
+    pub game: Connect4,
+    /// The expected exact score.
+    pub expected: Value,
+}
+
+/// Reads a test set of `<moves> <score>` lines (the format of the six public sets; blank
+/// lines and `#` comments are skipped); an error names the line and what is wrong with it.
+pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, GameError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut parts = line.split_whitespace();
+        let (Some(moves), Some(score), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(GameError::new(format!(
+                "line {}: expected '<moves> <score>', found '{line}'",
+                i + 1
+            )));
+        };
+        let expected: Value = score
+            .parse()
+            .map_err(|_| GameError::new(format!("line {}: bad score '{score}'", i + 1)))?;
+        let game = Connect4::from_moves(moves)
+            .map_err(|e| GameError::new(format!("line {}: {e}", i + 1)))?;
+        out.push(SuiteLine {
+            line: i + 1,
+            moves: moves.to_string(),
+            game,
+            expected,
+        });
+    }
+    if out.is_empty() {
+        return Err(GameError::new("the suite holds no positions"));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@
 //! sparse random graph of 50 or more vertices, whose components stay large and varied, can take
 //! minutes.
 
-use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value};
+use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value, Notation};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -101,7 +101,7 @@ fn all(n: usize) -> u64 {
 /// Reads one row of a 0/1 matrix: digits (`0110`) or digits separated by whitespace
 /// (`0 1 1 0`). The error names the 1-based column of the first bad entry (it does not name
 /// the row; callers add that).
-pub(crate) fn parse_row(line: &str) -> Result<Vec<u8>, String> {
+pub fn parse_row(line: &str) -> Result<Vec<u8>, String> {
     let line = line.trim();
     let bad = |col: usize, what: &str| {
         let shown: String = what
@@ -375,10 +375,6 @@ impl Game for Control {
     type Move = u8;
     type Moves = MoveList<u8, MAX_VERTICES>;
 
-    fn name(&self) -> &'static str {
-        "control"
-    }
-
     fn initial(&self) -> ControlPos {
         ControlPos {
             free: all(self.n),
@@ -450,6 +446,12 @@ impl Game for Control {
             }
         }
         None
+    }
+}
+
+impl Notation for Control {
+    fn name(&self) -> &'static str {
+        "control"
     }
 
     fn format_move(&self, _pos: &ControlPos, mv: u8) -> String {

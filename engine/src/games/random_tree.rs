@@ -54,7 +54,7 @@
 //! `b = 4` from 26, `b = 8` from 18, `b = 64` from 10), and [`RandomTree::prunes_nothing`] tells
 //! whether the no-pruning guarantee holds for a given tree.
 
-use crate::game::{Game, GameError, MoveList, Player, Value};
+use crate::game::{Game, GameError, MoveList, Player, Value, Notation};
 use std::fmt;
 use std::str::FromStr;
 
@@ -322,10 +322,6 @@ impl Game for RandomTree {
     type Move = u8;
     type Moves = MoveList<u8, MAX_BRANCHING>;
 
-    fn name(&self) -> &'static str {
-        "random"
-    }
-
     fn initial(&self) -> RandomPos {
         let hash = mix(self.seed.wrapping_add(GOLDEN));
         RandomPos {
@@ -401,6 +397,12 @@ impl Game for RandomTree {
     /// widened by the largest offsets of every level (at most `MAX_VALUE`).
     fn value_range(&self) -> (Value, Value) {
         (-self.bound, self.bound)
+    }
+}
+
+impl Notation for RandomTree {
+    fn name(&self) -> &'static str {
+        "random"
     }
 
     fn format_move(&self, _pos: &RandomPos, mv: u8) -> String {

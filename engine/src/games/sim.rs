@@ -6,7 +6,7 @@
 //! vertices have the same value, so the table key is the smallest encoding over all 720
 //! relabellings (computed once per node, only by the table-driven searches that use keys).
 
-use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value};
+use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value, Notation};
 
 /// Vertices of K6.
 pub const VERTICES: usize = 6;
@@ -181,10 +181,6 @@ impl Game for Sim {
     type Move = u8;
     type Moves = MoveList<u8, EDGES>;
 
-    fn name(&self) -> &'static str {
-        "sim"
-    }
-
     fn initial(&self) -> SimPos {
         self.start
     }
@@ -269,6 +265,12 @@ impl Game for Sim {
                 out.push(e);
             }
         }
+    }
+}
+
+impl Notation for Sim {
+    fn name(&self) -> &'static str {
+        "sim"
     }
 
     fn format_move(&self, _pos: &SimPos, mv: u8) -> String {

@@ -29,7 +29,7 @@
 //!
 //! Moves are the amounts taken (`u32`), written as plain numbers and tried smallest first.
 
-use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value};
+use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value, Notation};
 
 /// Most items a heap may start with.
 pub const MAX_ITEMS: u32 = 1000;
@@ -151,15 +151,6 @@ impl Game for TakeAway {
     type Move = u32;
     type Moves = MoveList<u32, MAX_TAKES>;
 
-    fn name(&self) -> &'static str {
-        // The two games of the course go by their own names; any other rule set is generic.
-        match (self.takes(), self.misere) {
-            ([1, 2, 3], true) => "matchsticks",
-            ([1, 2], false) => "stones",
-            _ => "takeaway",
-        }
-    }
-
     fn initial(&self) -> TakePos {
         TakePos {
             items: self.start,
@@ -224,6 +215,17 @@ impl Game for TakeAway {
 
     fn value_range(&self) -> (Value, Value) {
         (-1, 1)
+    }
+}
+
+impl Notation for TakeAway {
+    fn name(&self) -> &'static str {
+        // The two games of the course go by their own names; any other rule set is generic.
+        match (self.takes(), self.misere) {
+            ([1, 2, 3], true) => "matchsticks",
+            ([1, 2], false) => "stones",
+            _ => "takeaway",
+        }
     }
 
     fn format_move(&self, _pos: &TakePos, mv: u32) -> String {

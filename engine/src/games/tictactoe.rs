@@ -13,7 +13,7 @@
 //! Moves are cells 1..=9, written as the digit and generated in cell order, so an unpruned
 //! search of the empty board visits the classic 549,946 nodes.
 
-use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value};
+use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value, Notation};
 
 /// The eight lines: three rows, three columns, two diagonals.
 const LINES: [u16; 8] = [
@@ -198,10 +198,6 @@ impl Game for TicTacToe {
     type Move = u8;
     type Moves = MoveList<u8, 9>;
 
-    fn name(&self) -> &'static str {
-        "tictactoe"
-    }
-
     fn initial(&self) -> Board {
         self.start
     }
@@ -267,6 +263,12 @@ impl Game for TicTacToe {
 
     fn value_range(&self) -> (Value, Value) {
         (-1, 1)
+    }
+}
+
+impl Notation for TicTacToe {
+    fn name(&self) -> &'static str {
+        "tictactoe"
     }
 
     fn format_move(&self, _pos: &Board, mv: u8) -> String {

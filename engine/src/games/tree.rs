@@ -30,7 +30,7 @@
 //! (`value * side.sign()`), as every search expects. A search's root value is therefore from
 //! the root's side; the tree's value in the leaf scale is `root_side().sign()` times it.
 
-use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value};
+use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value, Notation};
 use std::ops::Range;
 
 /// Most children a node may have: the capacity of the tree's inline move list.
@@ -660,10 +660,6 @@ impl Game for Tree {
     type Move = u32;
     type Moves = MoveList<u32, MAX_CHILDREN>;
 
-    fn name(&self) -> &'static str {
-        "tree"
-    }
-
     fn initial(&self) -> TreePos {
         TreePos {
             node: 0,
@@ -717,6 +713,12 @@ impl Game for Tree {
 
     fn value_range(&self) -> (Value, Value) {
         (-self.max_abs, self.max_abs)
+    }
+}
+
+impl Notation for Tree {
+    fn name(&self) -> &'static str {
+        "tree"
     }
 
     fn format_move(&self, _pos: &TreePos, mv: u32) -> String {

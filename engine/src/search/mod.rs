@@ -264,6 +264,12 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         self
     }
 
+    /// Forgets the killers and history learnt so far, so that the next search orders moves
+    /// as a fresh searcher would.
+    pub fn clear_ordering(&mut self) {
+        self.ordering.clear();
+    }
+
     /// Chooses the move-ordering heuristics of the table-driven searches.
     pub fn with_ordering(mut self, config: OrderingConfig) -> Self {
         self.ordering.config = config;

@@ -2,7 +2,8 @@
 
 use super::CliResult;
 use cutoff::parallel::Mode;
-use cutoff::suite::{parse_suite, run_suite, SuiteOptions};
+use crate::suite::{run_suite, SuiteOptions};
+use cutoff::games::connect4::parse_suite;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 

@@ -42,10 +42,10 @@ pub fn run(args: &Args) -> CliResult {
         None => read_stdin()?,
     };
     let out = if args.problem == "ural1195" {
-        let answer = cutoff::judge::ural1195(&input).map_err(|e| e.to_string())?;
+        let answer = crate::judge::ural1195(&input).map_err(|e| e.to_string())?;
         format!("{answer}\n")
     } else {
-        let wins = cutoff::judge::control(&input).map_err(|e| e.to_string())?;
+        let wins = crate::judge::control(&input).map_err(|e| e.to_string())?;
         let mut out = String::with_capacity(2 * wins.len());
         for w in wins {
             out.push_str(if w { "1\n" } else { "0\n" });

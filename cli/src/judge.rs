@@ -14,10 +14,10 @@
 //! blank lines; every other deviation is an error naming the line (and, for the control game,
 //! the board).
 
-use crate::game::GameError;
-use crate::games::control::{parse_row, Control, MAX_VERTICES};
-use crate::games::tictactoe::TicTacToe;
-use crate::search::{search, Algorithm};
+use cutoff::game::GameError;
+use cutoff::games::control::{parse_row, Control, MAX_VERTICES};
+use cutoff::games::tictactoe::TicTacToe;
+use cutoff::search::{search, Algorithm};
 use std::iter::Peekable;
 
 /// Most boards one control-game input may hold (the judge's own limit is 25).

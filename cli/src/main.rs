@@ -1,7 +1,7 @@
 //! The `cutoff` command: solve positions, walk through hand-written trees, answer judge
 //! problems.
 
-mod cli;
+
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -21,13 +21,13 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Solve a game position and print its value, best move and principal variation.
-    Solve(cli::solve::Args),
+    Solve(cutoff_cli::cmd::solve::Args),
     /// Search a hand-written tree from a file; optionally trace the walk or draw it.
-    Tree(cli::tree::Args),
+    Tree(cutoff_cli::cmd::tree::Args),
     /// Answer a judge problem read from standard input (ural1195, control).
-    Judge(cli::judge::Args),
+    Judge(cutoff_cli::cmd::judge::Args),
     /// Solve every Connect Four position of a test set and check the expected scores.
-    Suite(cli::suite::Args),
+    Suite(cutoff_cli::cmd::suite::Args),
 }
 
 /// Lets a closed pipe end the program quietly, as it does any Unix filter: Rust ignores
@@ -59,17 +59,17 @@ fn main() -> ExitCode {
         }
     };
     let outcome = match &cli.command {
-        Command::Solve(args) => cli::solve::run(args),
-        Command::Tree(args) => cli::tree::run(args),
-        Command::Judge(args) => cli::judge::run(args),
-        Command::Suite(args) => cli::suite::run(args),
+        Command::Solve(args) => cutoff_cli::cmd::solve::run(args),
+        Command::Tree(args) => cutoff_cli::cmd::tree::run(args),
+        Command::Judge(args) => cutoff_cli::cmd::judge::run(args),
+        Command::Suite(args) => cutoff_cli::cmd::suite::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("error: {msg}");
-            if cli::interrupt::interrupted() {
-                return ExitCode::from(cli::interrupt::EXIT_INTERRUPTED);
+            if cutoff_cli::interrupt::interrupted() {
+                return ExitCode::from(cutoff_cli::interrupt::EXIT_INTERRUPTED);
             }
             ExitCode::FAILURE
         }

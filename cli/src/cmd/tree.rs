@@ -1,10 +1,11 @@
 //! `cutoff tree FILE`: search a hand-written tree; optionally trace the walk or draw it.
 
-use super::output::Report;
+use crate::output::Report;
 use super::{read_file, CliResult};
 use cutoff::games::tree::Tree;
 use cutoff::search::Observer;
-use cutoff::trace::{Trace, TreeWalk};
+use crate::walk::TreeWalk;
+use cutoff::trace::Trace;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Player, SearchResult, Searcher};
 use serde::Serialize;

@@ -1,8 +1,8 @@
 //! The subcommands of the `cutoff` binary, one file each, and their shared output.
 
-pub mod interrupt;
+
 pub mod judge;
-pub mod output;
+
 pub mod solve;
 pub mod suite;
 pub mod tree;

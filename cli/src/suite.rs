@@ -1,59 +1,13 @@
 //! Connect Four position suites: files of `<moves> <score>` lines, solved one by one and
 //! checked against their expected scores.
 
-use crate::game::{Game, GameError, Value};
-use crate::games::connect4::Connect4;
-use crate::parallel::{parallel_search, ParallelConfig};
-use crate::search::{Algorithm, Limits, Searcher};
-use crate::tt::{TranspositionTable, TtStats};
+use cutoff::game::{Game, Value};
+use cutoff::games::connect4::{Connect4, SuiteLine};
+use cutoff::parallel::{parallel_search, ParallelConfig};
+use cutoff::search::{Algorithm, Limits, Searcher};
+use cutoff::tt::{TranspositionTable, TtStats};
 use serde::Serialize;
 use std::time::Instant;
-
-/// One line of a suite.
-#[derive(Clone, Debug)]
-pub struct SuiteLine {
-    /// 1-based line number in the file.
-    pub line: usize,
-    /// The position as its move string.
-    pub moves: String,
-    /// The position itself.
-    pub game: Connect4,
-    /// The expected exact score.
-    pub expected: Value,
-}
-
-/// Reads a suite; an error names the line and what is wrong with it.
-pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, GameError> {
-    let mut out = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split_whitespace();
-        let (Some(moves), Some(score), None) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(GameError::new(format!(
-                "line {}: expected '<moves> <score>', found '{line}'",
-                i + 1
-            )));
-        };
-        let expected: Value = score
-            .parse()
-            .map_err(|_| GameError::new(format!("line {}: bad score '{score}'", i + 1)))?;
-        let game = Connect4::from_moves(moves)
-            .map_err(|e| GameError::new(format!("line {}: {e}", i + 1)))?;
-        out.push(SuiteLine {
-            line: i + 1,
-            moves: moves.to_string(),
-            game,
-            expected,
-        });
-    }
-    if out.is_empty() {
-        return Err(GameError::new("the suite holds no positions"));
-    }
-    Ok(out)
-}
 
 /// The outcome of one position.
 #[derive(Clone, Debug, Serialize)]
@@ -173,7 +127,7 @@ pub fn run_suite(
             if pool.is_none() {
                 // Killers and history learnt on the previous position go too. (The parallel
                 // search's workers start with fresh ones every search.)
-                serial.ordering.clear();
+                serial.clear_ordering();
             }
             r0
         });

@@ -1,6 +1,6 @@
 //! `cutoff solve GAME [POSITION]`: solve a position with one of the serial searches.
 
-use super::output::Report;
+use crate::output::Report;
 use super::{read_file, CliResult};
 use cutoff::games::connect4::Connect4;
 use cutoff::games::control::Control;
@@ -12,7 +12,7 @@ use cutoff::games::tree::Tree;
 use cutoff::parallel::{parallel_iterative_deepening, parallel_search, Mode, ParallelConfig};
 use cutoff::search::{iterative_deepening, Limits};
 use cutoff::tt::TranspositionTable;
-use cutoff::{Algorithm, Game, Player, SearchResult, Searcher};
+use cutoff::{Algorithm, Notation, Player, SearchResult, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -187,7 +187,7 @@ fn parse_count(text: &str, what: &str) -> Result<u32, String> {
 
 /// Searches the game's initial position and prints the report; `scale` turns the root value
 /// into the reported one (+1, or -1 for trees with a MIN root).
-fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> CliResult {
+fn report<G: Notation>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> CliResult {
     let root = game.initial();
     let default_algo = if SOLVER_GAMES.contains(&game.name()) {
         Algorithm::Solve
@@ -224,7 +224,7 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
     // for them Ctrl-C keeps its usual meaning.
     let quiet = AtomicBool::new(false);
     let stop: &AtomicBool = if algo.uses_table() || budget {
-        super::interrupt::install()
+        crate::interrupt::install()
     } else {
         &quiet
     };
@@ -253,13 +253,13 @@ fn report<G: Game>(game: &G, args: &Args, depth: Option<usize>, scale: i32) -> C
             iterative_deepening(game, root, tt, limits, depth)
         };
         let Some(last) = d.last else {
-            return Err(if super::interrupt::interrupted() {
+            return Err(if crate::interrupt::interrupted() {
                 "interrupted before the first iteration finished".into()
             } else {
                 "the budget ran out before the first iteration finished".into()
             });
         };
-        if super::interrupt::interrupted() {
+        if crate::interrupt::interrupted() {
             extra.insert("interrupted".into(), true.into());
         }
         extra.insert("depth_reached".into(), last.depth.into());

@@ -1,6 +1,6 @@
 //! The result report shared by `solve` and `tree`: plain text for people, JSON for tools.
 
-use cutoff::{Game, SearchResult, Value};
+use cutoff::{Notation, SearchResult, Value};
 use serde::Serialize;
 
 /// Everything `solve` prints about one search.
@@ -37,7 +37,7 @@ pub struct Report {
 
 impl Report {
     /// Builds the report, writing the moves in the game's notation.
-    pub fn new<G: Game>(
+    pub fn new<G: Notation>(
         game: &G,
         root: &G::Pos,
         result: &SearchResult<G::Move>,

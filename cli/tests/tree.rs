@@ -2,8 +2,10 @@
 //! parser's errors, the `cutoff tree` command, and every search against a brute-force minimax
 //! on random trees.
 
+use cutoff::Notation;
 use cutoff::games::tree::{Spec, Tree, MAX_CHILDREN, MAX_DEPTH};
-use cutoff::trace::{Cut, Event, Trace, TreeWalk};
+use cutoff::trace::{Event, Trace};
+use cutoff_cli::walk::{Cut, TreeWalk};
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Player, Searcher, Stats, Value};
 use std::path::PathBuf;

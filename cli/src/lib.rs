@@ -1,0 +1,12 @@
+//! The `cutoff` command's library: the subcommands and the application code built on the
+//! engine (the judge problems' formats, the Connect Four test-set runner, the textbook
+//! walk-through of hand-written trees).
+
+#![warn(missing_docs)]
+
+pub mod cmd;
+pub mod interrupt;
+pub mod judge;
+pub mod output;
+pub mod suite;
+pub mod walk;

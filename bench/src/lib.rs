@@ -7,7 +7,7 @@
 //!   [`compare`]: two runs side by side; [`build_info`]: the build a run measured.
 //! - [`measure`], [`positions`], [`table`]: one timed search, the fixed positions, text tables.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod build_info;
 pub mod compare;

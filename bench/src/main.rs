@@ -13,6 +13,7 @@ use cutoff_bench::plot::{write_svg, Count};
 use cutoff_bench::record::RunFile;
 use cutoff_bench::sweep::{run_sweep, Grid};
 use cutoff_bench::workload::{run_suite, suite};
+use indicatif::{ProgressBar, ProgressFinish, ProgressStyle};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -154,17 +155,19 @@ fn say(text: &str) {
     }
 }
 
-/// Progress on a terminal only, overwritten in place, so that piped output stays clean.
-fn progress_line(text: &str) {
-    let mut e = std::io::stderr();
-    if e.is_terminal() {
-        let _ = write!(e, "\r\x1b[K{text}");
-        let _ = e.flush();
+/// A progress line on standard error, drawn only when that is a terminal so that piped and
+/// redirected output stays clean: `[done/total] message` with a known `total`, the message
+/// alone without. It is cleared when finished, and when dropped (a command that fails).
+fn progress_line(total: Option<u64>) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
     }
-}
-
-fn clear_progress() {
-    progress_line("");
+    let (bar, template) = match total {
+        Some(n) => (ProgressBar::new(n), "[{pos}/{len}] {msg}"),
+        None => (ProgressBar::new_spinner(), "{msg}"),
+    };
+    let style = ProgressStyle::with_template(template).expect("the template is valid");
+    bar.with_style(style).with_finish(ProgressFinish::AndClear)
 }
 
 fn sweep_cmd(a: &SweepArgs) -> Result<ExitCode, String> {
@@ -185,10 +188,11 @@ fn sweep_cmd(a: &SweepArgs) -> Result<ExitCode, String> {
     grid.seed = a.seed;
     grid.validate()?;
     let start = Instant::now();
+    let progress = progress_line(None);
     let sweep = run_sweep(&grid, &mut |c| {
-        progress_line(&format!("b={} d={} {}", c.b, c.d, c.series));
+        progress.set_message(format!("b={} d={} {}", c.b, c.d, c.series));
     })?;
-    clear_progress();
+    progress.finish_and_clear();
     println!(
         "Uniform random trees (seed {}): leaves, nodes and time per cell",
         grid.seed
@@ -197,10 +201,11 @@ fn sweep_cmd(a: &SweepArgs) -> Result<ExitCode, String> {
     let games = if a.no_games {
         Vec::new()
     } else {
+        let progress = progress_line(None);
         let rows = run_games(a.quick, grid.max_leaves, grid.tt_mib, &mut |r| {
-            progress_line(&format!("{} {} {}", r.game, r.position, r.algorithm));
+            progress.set_message(format!("{} {} {}", r.game, r.position, r.algorithm));
         })?;
-        clear_progress();
+        progress.finish_and_clear();
         say("\nReal games: leaves against minimax's on the same search\n");
         say(&games_table(&rows));
         rows
@@ -229,17 +234,16 @@ fn run_cmd(a: &RunArgs) -> Result<ExitCode, String> {
     // Fail on an unwritable output before spending minutes on the run.
     std::fs::write(&a.json, "").map_err(|e| format!("cannot write '{}': {e}", a.json))?;
     let start = Instant::now();
-    let total = items.len() * a.repeats;
-    let mut done = 0;
+    let progress = progress_line(Some((items.len() * a.repeats) as u64));
     let run = run_suite(&a.suite, &items, a.repeats, &mut |name, ms| {
-        done += 1;
-        progress_line(&format!("[{done}/{total}] {name} {ms:.1} ms"));
+        progress.set_message(format!("{name} {ms:.1} ms"));
+        progress.inc(1);
     });
     let mut run = run.inspect_err(|_| {
         // Leave no empty file that a later compare would trip on.
         let _ = std::fs::remove_file(&a.json);
     })?;
-    clear_progress();
+    progress.finish_and_clear();
     run.notes = a.notes.clone();
     run.save(&a.json)?;
     let sum: f64 = run.items.iter().map(|i| i.time_ms).sum();
@@ -322,7 +326,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(code) => code,
         Err(msg) => {
-            clear_progress();
+            // The command's progress line, if any, was cleared when it was dropped.
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }

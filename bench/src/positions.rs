@@ -3,8 +3,9 @@
 //! position and a few control-game graphs.
 
 use cutoff::games::connect4::Connect4;
-use cutoff::games::control::Control;
 use cutoff::games::connect4::{parse_suite, SuiteLine};
+use cutoff::games::control::Control;
+use cutoff::rng::SplitMix64;
 
 /// The six Connect Four test sets, by name, as `<moves> <score>` lines.
 pub const CONNECT4_SETS: [(&str, &str); 6] = [
@@ -57,18 +58,11 @@ pub fn connect4_midgame() -> Connect4 {
 /// A pseudo-random graph on `n` vertices, each edge present with probability `p`, from `seed`
 /// (splitmix64, so the graph is the same on every machine).
 pub fn random_graph(n: usize, p: f64, seed: u64) -> Control {
-    let mut state = seed;
-    let mut next = || {
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        (z ^ (z >> 31)) as f64 / u64::MAX as f64
-    };
+    let mut rng = SplitMix64::new(seed);
     let mut edges = Vec::new();
     for a in 0..n {
         for b in a + 1..n {
-            if next() < p {
+            if rng.next_f64() < p {
                 edges.push((a, b));
             }
         }

@@ -2,11 +2,13 @@
 //! engine (the judge problems' formats, the Connect Four test-set runner, the textbook
 //! walk-through of hand-written trees).
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod cmd;
 pub mod interrupt;
 pub mod judge;
 pub mod output;
+pub mod position;
+pub mod progress;
 pub mod suite;
 pub mod walk;

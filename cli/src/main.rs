@@ -1,16 +1,23 @@
 //! The `cutoff` command: solve positions, walk through hand-written trees, answer judge
 //! problems.
 
-
-
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+
+/// The version with the git commit it was built from (see build.rs): `0.1.0 (1a2b3c4)`,
+/// `-dirty` after the hash if the sources differed from it, `unknown` outside a git checkout.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("CUTOFF_GIT_VERSION"),
+    ")"
+);
 
 /// cutoff: game-tree search engine.
 #[derive(Parser)]
 #[command(
     name = "cutoff",
-    version,
+    version = VERSION,
     about = "Game-tree search engine: minimax, alpha-beta and friends"
 )]
 struct Cli {
@@ -28,6 +35,10 @@ enum Command {
     Judge(cutoff_cli::cmd::judge::Args),
     /// Solve every Connect Four position of a test set and check the expected scores.
     Suite(cutoff_cli::cmd::suite::Args),
+    /// The exact score of every legal move of a position, in numbers and words.
+    Analyse(cutoff_cli::cmd::analyse::Args),
+    /// Play against the solver in the terminal, one command a line from standard input.
+    Play(cutoff_cli::cmd::play::Args),
 }
 
 /// Lets a closed pipe end the program quietly, as it does any Unix filter: Rust ignores
@@ -51,11 +62,20 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // One line, naming the problem; clap's first line does exactly that.
-            let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or("invalid arguments");
-            eprintln!("{}", first.trim());
-            return ExitCode::from(2);
+            // clap's own rendering, with the names of missing arguments, the usage line and
+            // its "did you mean" hints, and its exit status (2). If a line runs long, or an
+            // argument holds control characters (which clap would pass through to a
+            // terminal), it is printed plain instead, made safe.
+            let plain = e.render().to_string();
+            let safe = cutoff_cli::cmd::usage_text(&plain);
+            let hostile =
+                std::env::args_os().any(|a| a.to_string_lossy().chars().any(char::is_control));
+            if safe == plain && !hostile {
+                let _ = e.print();
+            } else {
+                eprint!("{safe}");
+            }
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
     let outcome = match &cli.command {
@@ -63,13 +83,17 @@ fn main() -> ExitCode {
         Command::Tree(args) => cutoff_cli::cmd::tree::run(args),
         Command::Judge(args) => cutoff_cli::cmd::judge::run(args),
         Command::Suite(args) => cutoff_cli::cmd::suite::run(args),
+        Command::Analyse(args) => cutoff_cli::cmd::analyse::run(args),
+        Command::Play(args) => cutoff_cli::cmd::play::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
-            eprintln!("error: {msg}");
+            // Every message is one line; the guard keeps it short and free of control
+            // characters whatever it quotes.
+            eprintln!("{}", cutoff_cli::cmd::error_line(&format!("error: {msg}")));
             if cutoff_cli::interrupt::interrupted() {
-                return ExitCode::from(cutoff_cli::interrupt::EXIT_INTERRUPTED);
+                return ExitCode::from(cutoff_cli::interrupt::exit_status());
             }
             ExitCode::FAILURE
         }

@@ -1,17 +1,28 @@
-//! The result report shared by `solve` and `tree`: plain text for people, JSON for tools.
+//! The result report shared by `solve` and `tree`: aligned `name  value` lines for people,
+//! one JSON object for tools. Every field is typed; the README lists them.
 
-use cutoff::{Notation, SearchResult, Value};
+use cutoff::solver::{Outcome, Stop, Verdict};
+use cutoff::{Algorithm, Notation, SearchResult, Stats, Value};
 use serde::Serialize;
 
-/// Everything `solve` prints about one search.
-#[derive(Serialize)]
+/// Everything `solve` and `tree` print about one search.
+#[derive(Clone, Debug, Serialize)]
 pub struct Report {
     /// The game's name.
     pub game: String,
     /// The algorithm's name.
     pub algo: String,
-    /// The root value, from the side to move at the root (leaf scale for trees).
-    pub value: Value,
+    /// The root value, from the side to move at the root (leaf scale for trees); `null` when
+    /// the search stopped before settling it (see `bounds`).
+    pub value: Option<Value>,
+    /// True when `value` is the game-theoretic value (its sign, when weak); false for a
+    /// depth-limited value or a stopped search.
+    pub exact: bool,
+    /// The value in words ("wins with its 18th stone", "draw", ...).
+    pub explained: Option<String>,
+    /// What a stopped exact solve proved: `[lo, hi]` holds the value. Absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<[Value; 2]>,
     /// The best root move in the game's notation, `null` at a terminal root.
     pub best_move: Option<String>,
     /// The principal variation in the game's notation.
@@ -29,14 +40,71 @@ pub struct Report {
     pub first_move_cutoff_rate: f64,
     /// Deepest ply reached.
     pub max_ply: u32,
-    /// Depth limit, if one was given.
+    /// Depth limit given (`--depth`), if any.
     pub depth: Option<usize>,
+    /// Plies the value was searched to, when it is depth-limited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub depth_reached: Option<usize>,
     /// Wall time of the search in milliseconds.
     pub time_ms: f64,
+    /// Threads that searched.
+    pub threads: usize,
+    /// How they shared the work (absent for one thread).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<String>,
+    /// Nodes searched by each thread (absent for one thread).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nodes_per_thread: Option<Vec<u64>>,
+    /// Weak solving: the value is win, draw or loss only.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub weak: bool,
+    /// Why the search stopped early: "interrupted" (Ctrl-C, SIGTERM) or "budget".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<&'static str>,
 }
 
 impl Report {
-    /// Builds the report, writing the moves in the game's notation.
+    /// The report of a [`cutoff::solver::Solver`] run. `scale` turns root values into the
+    /// reported ones (+1, or -1 for trees with a MIN root).
+    pub fn from_outcome<G: Notation>(
+        game: &G,
+        root: &G::Pos,
+        out: &Outcome<G::Move>,
+        depth: Option<usize>,
+        scale: i32,
+    ) -> Self {
+        let mut r = Report::base(game, root, &out.pv, out.best_move, out.stats, out.algo);
+        r.depth = depth;
+        r.time_ms = out.elapsed.as_secs_f64() * 1e3;
+        r.threads = out.threads;
+        if out.threads > 1 && out.nodes_per_thread.len() == out.threads {
+            r.nodes_per_thread = Some(out.nodes_per_thread.clone());
+        }
+        r.stopped = out.stopped.map(|s| match s {
+            Stop::Interrupted => "interrupted",
+            Stop::Budget => "budget",
+        });
+        match out.verdict {
+            Verdict::Exact(v) => {
+                r.value = Some(v * scale);
+                r.exact = true;
+            }
+            Verdict::DepthLimited { value, depth } => {
+                r.value = Some(value * scale);
+                r.depth_reached = Some(depth);
+            }
+            Verdict::Bounds { lo, hi } => {
+                let (a, b) = (lo * scale, hi * scale);
+                r.bounds = Some([a.min(b), a.max(b)]);
+            }
+        }
+        if r.exact {
+            r.explained = r.value.map(|v| game.explain_value(root, v * scale));
+        }
+        r
+    }
+
+    /// The report of a plain search that ran to its end (`tree`).
     pub fn new<G: Notation>(
         game: &G,
         root: &G::Pos,
@@ -44,18 +112,43 @@ impl Report {
         depth: Option<usize>,
         time_ms: f64,
     ) -> Self {
+        let mut r = Report::base(
+            game,
+            root,
+            &result.pv,
+            result.best_move,
+            result.stats,
+            result.algo,
+        );
+        r.value = Some(result.value);
+        r.exact = depth.is_none();
+        r.depth = depth;
+        r.time_ms = time_ms;
+        r
+    }
+
+    fn base<G: Notation>(
+        game: &G,
+        root: &G::Pos,
+        line: &[G::Move],
+        best: Option<G::Move>,
+        s: Stats,
+        algo: Algorithm,
+    ) -> Self {
         let mut pos = *root;
-        let mut pv = Vec::with_capacity(result.pv.len());
-        for &mv in &result.pv {
+        let mut pv = Vec::with_capacity(line.len());
+        for &mv in line {
             pv.push(game.format_move(&pos, mv));
             pos = game.play(&pos, mv);
         }
-        let s = result.stats;
         Report {
             game: game.name().to_string(),
-            algo: result.algo.name().to_string(),
-            value: result.value,
-            best_move: result.best_move.map(|m| game.format_move(root, m)),
+            algo: algo.name().to_string(),
+            value: None,
+            exact: false,
+            explained: None,
+            bounds: None,
+            best_move: best.map(|m| game.format_move(root, m)),
             pv,
             nodes: s.nodes,
             forced: s.forced,
@@ -63,38 +156,94 @@ impl Report {
             cutoffs: s.cutoffs,
             first_move_cutoff_rate: s.first_move_cutoff_rate(),
             max_ply: s.max_ply,
-            depth,
-            time_ms,
+            depth: None,
+            depth_reached: None,
+            time_ms: 0.0,
+            threads: 1,
+            parallel: None,
+            nodes_per_thread: None,
+            weak: false,
+            stopped: None,
         }
     }
 
-    /// The report as plain text, one `name: value` per line.
+    /// The report as aligned `name  value` lines.
     pub fn text(&self) -> String {
-        let best = self
-            .best_move
-            .as_deref()
-            .unwrap_or("none (terminal position)");
-        let depth = self.depth.map_or("full".to_string(), |d| d.to_string());
+        self.text_with(&[])
+    }
+
+    /// The report as aligned `name  value` lines, with `extra` rows at the end.
+    pub fn text_with(&self, extra: &[(&str, String)]) -> String {
+        let mut rows: Vec<(&str, String)> = vec![
+            ("game", self.game.clone()),
+            ("algorithm", self.algo.clone()),
+        ];
+        let value = match (self.value, self.bounds) {
+            (Some(v), _) if self.exact => {
+                let words = self.explained.as_deref().unwrap_or("");
+                let weak = if self.weak { ", weak: sign only" } else { "" };
+                if words.is_empty() {
+                    format!("{v} (exact{weak})")
+                } else {
+                    format!("{v} ({words}; exact{weak})")
+                }
+            }
+            (Some(v), _) => format!(
+                "{v} (depth-limited: searched {} plies, evaluated at the horizon; not the \
+                 game's value)",
+                self.depth_reached
+                    .or(self.depth)
+                    .map_or("?".into(), |d| d.to_string())
+            ),
+            (None, Some([lo, hi])) => format!("unknown: proven between {lo} and {hi}"),
+            (None, None) => "unknown".into(),
+        };
+        rows.push(("value", value));
+        if let Some(why) = self.stopped {
+            let what = match why {
+                "interrupted" => "interrupted (Ctrl-C or SIGTERM)",
+                _ => "the budget ran out",
+            };
+            rows.push(("stopped", what.into()));
+        }
+        rows.push((
+            "best move",
+            self.best_move.clone().unwrap_or_else(|| "none".to_string()),
+        ));
+        rows.push(("pv", self.pv.join(" ")));
         let forced = if self.forced > 0 {
             format!(" (and {} forced, not counted)", self.forced)
         } else {
             String::new()
         };
-        format!(
-            "game:      {}\nalgorithm: {}\ndepth:     {}\nvalue:     {}\nbest move: {}\npv:        {}\nnodes:     {}{}\nleaves:    {}\ncutoffs:   {} (first move {:.1}%)\nmax ply:   {}\ntime:      {:.3} ms",
-            self.game,
-            self.algo,
-            depth,
-            self.value,
-            best,
-            self.pv.join(" "),
-            self.nodes,
-            forced,
-            self.leaves,
-            self.cutoffs,
-            100.0 * self.first_move_cutoff_rate,
-            self.max_ply,
-            self.time_ms
-        )
+        rows.push(("nodes", format!("{}{forced}", self.nodes)));
+        rows.push(("leaves", self.leaves.to_string()));
+        rows.push((
+            "cutoffs",
+            format!(
+                "{} (first move {:.1}%)",
+                self.cutoffs,
+                100.0 * self.first_move_cutoff_rate
+            ),
+        ));
+        rows.push(("max ply", self.max_ply.to_string()));
+        if let Some(d) = self.depth {
+            rows.push(("depth limit", d.to_string()));
+        }
+        rows.push(("time", format!("{:.3} ms", self.time_ms)));
+        if self.threads > 1 {
+            let mode = self.parallel.as_deref().unwrap_or("");
+            rows.push(("threads", format!("{} ({mode})", self.threads)));
+            if let Some(per) = &self.nodes_per_thread {
+                let per: Vec<String> = per.iter().map(|n| n.to_string()).collect();
+                rows.push(("per thread", per.join(" ")));
+            }
+        }
+        rows.extend(extra.iter().cloned());
+        let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+        rows.iter()
+            .map(|(k, v)| format!("{k:<width$}  {v}"))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }

@@ -3,8 +3,9 @@
 
 use cutoff::game::{Game, Value};
 use cutoff::games::connect4::{Connect4, SuiteLine};
-use cutoff::parallel::{parallel_search, ParallelConfig};
+use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
 use cutoff::search::{Algorithm, Limits, Searcher};
+use cutoff::solver::AUTO_SERIAL_NODES;
 use cutoff::tt::{TranspositionTable, TtStats};
 use serde::Serialize;
 use std::time::Instant;
@@ -68,6 +69,9 @@ pub struct SuiteSummary {
 pub struct SuiteOptions {
     /// Threads searching each position (1: the serial solver).
     pub threads: usize,
+    /// Automatic threads: each position starts on one thread and goes parallel (on
+    /// `threads`) only once it has taken [`AUTO_SERIAL_NODES`] nodes.
+    pub auto_threads: bool,
     /// Table size in MiB, one table for the whole run.
     pub tt_mib: usize,
     /// How the threads share the work, and weak or exact solving (`weak` applies to the
@@ -90,7 +94,7 @@ pub fn run_suite(
     opts: SuiteOptions,
     progress: &(dyn Fn() + Sync),
 ) -> Result<(Vec<PositionResult>, SuiteSummary), String> {
-    let tt = TranspositionTable::new(opts.tt_mib);
+    let tt = TranspositionTable::try_new(opts.tt_mib).map_err(|e| e.to_string())?;
     // A large table's pages are zeroed by the kernel when first touched (see the table):
     // touch them all now, before any clock starts, or the first positions' times pay for it
     // (End-Easy, one thread: 4.5 us a position against 1.8 us).
@@ -118,7 +122,6 @@ pub fn run_suite(
     let mut results = Vec::with_capacity(lines.len());
     let mut tt_total = TtStats::default();
     let mut reset_us = 0.0;
-    let start = Instant::now();
     for l in lines {
         // The reset is timed apart from the search: `t0` ends the one and starts the other.
         let r0 = (!opts.keep_table).then(|| {
@@ -135,14 +138,26 @@ pub fn run_suite(
         if let Some(r0) = r0 {
             reset_us += (t0 - r0).as_secs_f64() * 1e6;
         }
-        let (value, stats) = match &pool {
-            None => {
-                // One searcher moved from root to root: no setup per position.
-                serial.set_root(l.game.board(), None);
-                let (value, _) = serial.run(Algorithm::Solve);
-                (value, serial.stats())
+        // Automatic threads: one thread first; only a position still unsolved after
+        // `AUTO_SERIAL_NODES` goes parallel, with the table the serial start filled.
+        let serial_first = pool.is_none() || opts.auto_threads;
+        let mut done = None;
+        let mut start_stats = cutoff::Stats::default();
+        if serial_first {
+            serial.set_root(l.game.board(), None);
+            serial.set_limits(Limits {
+                nodes: (pool.is_some()).then_some(AUTO_SERIAL_NODES),
+                ..Limits::default()
+            });
+            let (value, _) = serial.run(Algorithm::Solve);
+            start_stats = serial.stats();
+            if !serial.stopped() {
+                done = Some((value, start_stats));
             }
-            Some(pool) => {
+        }
+        let (value, stats) = match (done, &pool) {
+            (Some(d), _) => d,
+            (None, Some(pool)) => {
                 let r = parallel_search(
                     &game,
                     l.game.board(),
@@ -153,8 +168,12 @@ pub fn run_suite(
                     Limits::default(),
                 );
                 tt_total.add(&r.tt);
-                (r.value, r.stats)
+                let mut stats = r.stats;
+                // The serial start's nodes count too.
+                stats.add(&start_stats);
+                (r.value, stats)
             }
+            (None, None) => return Err("the serial search stopped without a limit".into()),
         };
         let micros = t0.elapsed().as_secs_f64() * 1e6;
         let expected = if opts.parallel.weak {
@@ -175,7 +194,6 @@ pub fn run_suite(
         progress();
     }
     tt_total.add(&serial.tt_stats());
-    let elapsed = start.elapsed().as_secs_f64();
     let n = results.len().max(1) as f64;
     let nodes: u64 = results.iter().map(|r| r.nodes).sum();
     let summary = SuiteSummary {
@@ -184,7 +202,9 @@ pub fn run_suite(
         mean_nodes: nodes as f64 / n,
         mean_forced: results.iter().map(|r| r.forced).sum::<u64>() as f64 / n,
         mean_us: results.iter().map(|r| r.micros).sum::<f64>() / n,
-        knps: nodes as f64 / elapsed.max(1e-9) / 1e3,
+        // Over the timed searches only, so that it equals mean_nodes / mean_us (resets and
+        // bookkeeping between positions are not search time).
+        knps: nodes as f64 / results.iter().map(|r| r.micros).sum::<f64>().max(1e-9) * 1e3,
         first_move_cutoff_rate: {
             let (c, f) = results
                 .iter()
@@ -192,10 +212,12 @@ pub fn run_suite(
             f as f64 / c.max(1) as f64
         },
         threads: opts.threads,
-        mode: if opts.threads > 1 {
-            opts.parallel.mode.name()
-        } else {
-            "serial"
+        mode: match (opts.threads > 1, opts.auto_threads, opts.parallel.mode) {
+            (false, _, _) => "serial",
+            (true, false, m) => m.name(),
+            (true, true, Mode::Ybwc) => "serial first, then ybwc",
+            (true, true, Mode::LazySmp) => "serial first, then lazysmp",
+            (true, true, Mode::Root) => "serial first, then root",
         },
         weak: opts.parallel.weak,
         tt: tt_total,

@@ -49,7 +49,8 @@ fn ctrl_c_during_iterative_deepening_reports_the_last_finished_depth() {
     let out = interrupt_after(child, 1000);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
-    assert_eq!(v["interrupted"], true);
+    assert_eq!(v["stopped"], "interrupted");
+    assert_eq!(v["exact"], false);
     assert!(v["depth_reached"].as_u64().expect("a depth") >= 1);
     assert!(v["best_move"].is_string());
 }

@@ -18,6 +18,7 @@ fn middle_easy() -> Vec<SuiteLine> {
 fn nodes_by_line(lines: &[SuiteLine], keep_table: bool) -> Vec<(usize, u64)> {
     let opts = SuiteOptions {
         threads: 1,
+        auto_threads: false,
         tt_mib: 16,
         parallel: cutoff::parallel::ParallelConfig::default(),
         keep_table,

@@ -2,12 +2,12 @@
 //! parser's errors, the `cutoff tree` command, and every search against a brute-force minimax
 //! on random trees.
 
-use cutoff::Notation;
 use cutoff::games::tree::{Spec, Tree, MAX_CHILDREN, MAX_DEPTH};
 use cutoff::trace::{Event, Trace};
-use cutoff_cli::walk::{Cut, TreeWalk};
 use cutoff::tt::TranspositionTable;
+use cutoff::Notation;
 use cutoff::{Algorithm, Game, Player, Searcher, Stats, Value};
+use cutoff_cli::walk::{Cut, TreeWalk};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -511,7 +511,7 @@ fn brute_force(spec: &Spec, maximizing: bool) -> Value {
 
 #[test]
 fn every_algorithm_agrees_with_brute_force_on_random_trees() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng(cutoff::rng::GOLDEN);
     let tt = TranspositionTable::new(1);
     for i in 0..400 {
         let depth = 1 + i % 6;
@@ -602,19 +602,31 @@ fn assert_fails(o: &Output, mentions: &str) {
     );
 }
 
+/// Checks a usage error from clap: status 2, clap's own message, no panic.
+fn assert_usage_error(o: &Output, mentions: &str) {
+    let err = stderr(o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(err.contains("try '--help'"), "clap's message: {err}");
+    assert!(
+        err.contains(mentions),
+        "stderr should mention {mentions:?}: {err}"
+    );
+}
+
 #[test]
 fn cli_prints_the_report() {
     let f = TempFile::new(&format!("# the exercise\n{EXERCISE}\n"));
     let o = cutoff(&["tree", f.path()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("value:     11"), "{out}");
-    assert!(out.contains("best move: 1"), "{out}");
-    assert!(out.contains("pv:        1 1 2"), "{out}");
-    assert!(out.contains("leaves:    7"), "{out}");
-    assert!(out.contains("algorithm: alphabeta"), "{out}");
+    assert!(out.contains("value      11"), "{out}");
+    assert!(out.contains("best move  1"), "{out}");
+    assert!(out.contains("pv         1 1 2"), "{out}");
+    assert!(out.contains("leaves     7"), "{out}");
+    assert!(out.contains("algorithm  alphabeta"), "{out}");
     let o = cutoff(&["tree", f.path(), "--algo", "minimax"]);
-    assert!(stdout(&o).contains("leaves:    12"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("leaves     12"), "{}", stdout(&o));
 }
 
 #[test]
@@ -679,7 +691,7 @@ fn cli_trace_names_the_pruned_nodes_and_cuts() {
     let o = cutoff(&["tree", f.path(), "--trace"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("value:     11"), "{out}");
+    assert!(out.contains("value      11"), "{out}");
     assert!(out.contains("settle order"), "{out}");
     for line in [
         "1.2.3 (leaf 7): beta cut at 1.2 (MAX), beta = 11",
@@ -691,7 +703,7 @@ fn cli_trace_names_the_pruned_nodes_and_cuts() {
     }
     let labelled = TempFile::new("P11:(P21:(3 11) P22:(2 13 7 8 6))");
     let out = stdout(&cutoff(&["tree", labelled.path(), "--trace"]));
-    assert!(out.contains("best move: P21"), "{out}");
+    assert!(out.contains("best move  P21"), "{out}");
     assert!(
         out.contains("2.3 (leaf 7): alpha cut at P22 (MIN), alpha = 3"),
         "{out}"
@@ -733,12 +745,13 @@ fn cli_errors_are_one_line() {
     assert_fails(&cutoff(&["tree", bad.path()]), "bad token");
     let empty = TempFile::new("# nothing here\n");
     assert_fails(&cutoff(&["tree", empty.path()]), "empty tree file");
+    // Usage errors are clap's own, several lines, status 2.
     let good = TempFile::new(THREE);
-    assert_fails(
+    assert_usage_error(
         &cutoff(&["tree", good.path(), "--algo", "quick"]),
         "unknown algorithm",
     );
-    assert_fails(
+    assert_usage_error(
         &cutoff(&["tree", good.path(), "--root", "both"]),
         "max or min",
     );

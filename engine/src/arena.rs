@@ -93,3 +93,59 @@ impl<G: Game> Arena<G> {
         &self.plies[0].pv
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tictactoe::TicTacToe;
+
+    #[test]
+    fn lines_are_built_in_place_without_reallocating() {
+        let g = TicTacToe::new();
+        let depth = 9;
+        let mut a = Arena::<TicTacToe>::new(g.initial(), depth);
+        assert_eq!(a.max_ply(), depth);
+        // Each row's buffer, to check that no update moves it.
+        let rows: Vec<(*const u8, usize)> = (0..=depth)
+            .map(|p| (a.ply(p).pv.as_ptr(), a.ply(p).pv.capacity()))
+            .collect();
+        for (p, &(_, cap)) in rows.iter().enumerate() {
+            assert!(cap > depth - p, "row {p} has room for {cap} moves");
+        }
+        // The deepest line first, then each parent prepends its move: the longest lines.
+        a.set_single(depth, 8);
+        for p in (0..depth).rev() {
+            a.update_pv(p, p as u8);
+        }
+        assert_eq!(a.pv(), &[0, 1, 2, 3, 4, 5, 6, 7, 8, 8]);
+        // A shorter line replaces a longer one.
+        a.set_single(3, 4);
+        a.update_pv(2, 7);
+        assert_eq!(a.ply(2).pv, vec![7, 4]);
+        for (p, &(ptr, cap)) in rows.iter().enumerate() {
+            assert_eq!(a.ply(p).pv.as_ptr(), ptr, "row {p} moved");
+            assert_eq!(a.ply(p).pv.capacity(), cap, "row {p} grew");
+        }
+        // Moves written into a ply and read back.
+        let pos = a.ply(0).pos;
+        let ply = a.ply_mut(1);
+        g.moves(&pos, &mut ply.moves);
+        ply.hints[..9].copy_from_slice(&[9, 8, 7, 6, 5, 4, 3, 2, 1]);
+        assert_eq!(a.ply(1).moves.len(), 9);
+        // A reset clears every line and move list and sets the new root.
+        let next = g.play(&g.initial(), 4);
+        a.reset(next);
+        assert!(a.pv().is_empty());
+        assert!((0..=depth).all(|p| a.ply(p).pv.is_empty() && a.ply(p).moves.is_empty()));
+        assert_eq!(g.key(&a.ply(0).pos), g.key(&next));
+    }
+
+    #[test]
+    fn a_zero_depth_arena_holds_the_root_alone() {
+        let g = TicTacToe::new();
+        let mut a = Arena::<TicTacToe>::new(g.initial(), 0);
+        assert_eq!(a.max_ply(), 0);
+        a.update_pv(0, 5);
+        assert_eq!(a.pv(), &[5]);
+    }
+}

@@ -63,18 +63,61 @@ impl GameError {
     }
 }
 
-/// A fixed-capacity list of moves kept inline, so generating moves never touches the heap.
-#[derive(Clone, Copy, Debug)]
+/// At most this many bytes of a token, once escaped, appear in an error message (see
+/// [`quote`]).
+pub const QUOTE_BYTES: usize = 40;
+
+/// `token` made fit to quote in an error message, as `'{}'`: control and other invisible
+/// characters escaped (`\n`, `\t`, `\x1b`, `\u{feff}`), and cut after [`QUOTE_BYTES`] bytes
+/// of that escaped text, with `...` and the token's length in characters, so that the
+/// message stays one short line that is safe to print on a terminal whatever the input (a
+/// 10 MB token, terminal escape sequences, a byte-order mark). Short printable tokens come
+/// back unchanged.
+///
+/// ```
+/// use cutoff::game::quote;
+/// assert_eq!(quote("3x"), "3x");
+/// assert_eq!(quote("a\u{1b}[31m\n"), r"a\x1b[31m\n");
+/// assert_eq!(quote(&"7".repeat(1000)), format!("{}... (1000 characters)", "7".repeat(40)));
+/// ```
+pub fn quote(token: &str) -> String {
+    quote_max(token, QUOTE_BYTES)
+}
+
+/// [`quote`] with at most `max` bytes of escaped text (file names, for one, say more).
+pub fn quote_max(token: &str, max: usize) -> String {
+    let mut out = String::with_capacity(max.min(token.len()));
+    for c in token.chars() {
+        let piece: String = match c {
+            '\n' => "\\n".into(),
+            '\r' => "\\r".into(),
+            '\t' => "\\t".into(),
+            ' '..='~' => c.into(),
+            c if (c as u32) < 0x80 => format!("\\x{:02x}", c as u32),
+            // Printable non-ASCII characters stay; the invisible ones and the controls get
+            // their `\u{..}` escape.
+            c => c.escape_debug().collect(),
+        };
+        if out.len() + piece.len() > max {
+            out.push_str(&format!("... ({} characters)", token.chars().count()));
+            break;
+        }
+        out.push_str(&piece);
+    }
+    out
+}
+
+/// A fixed-capacity list of moves kept inline, so generating moves never touches the heap
+/// (an [`arrayvec::ArrayVec`]: a new list initialises none of its slots).
+#[derive(Clone, Debug)]
 pub struct MoveList<M: Copy + Default, const N: usize> {
-    items: [M; N],
-    len: usize,
+    items: arrayvec::ArrayVec<M, N>,
 }
 
 impl<M: Copy + Default, const N: usize> Default for MoveList<M, N> {
     fn default() -> Self {
         MoveList {
-            items: [M::default(); N],
-            len: 0,
+            items: arrayvec::ArrayVec::new(),
         }
     }
 }
@@ -107,23 +150,22 @@ impl<M: Copy + Default + Send + Sync, const N: usize> MoveBuffer<M> for MoveList
 
     #[inline]
     fn clear(&mut self) {
-        self.len = 0;
+        self.items.clear();
     }
 
     #[inline]
     fn push(&mut self, mv: M) {
-        self.items[self.len] = mv;
-        self.len += 1;
+        self.items.push(mv);
     }
 
     #[inline]
     fn as_slice(&self) -> &[M] {
-        &self.items[..self.len]
+        &self.items
     }
 
     #[inline]
     fn as_mut_slice(&mut self) -> &mut [M] {
-        &mut self.items[..self.len]
+        &mut self.items
     }
 }
 
@@ -199,6 +241,17 @@ pub trait Game: Sync {
         None
     }
 
+    /// The exact value of `pos`, from the side to move and in the scale of [`Game::outcome`],
+    /// worked out by the game's own theory rather than by a tree search (the Sprague-Grundy
+    /// theory of an impartial game, a table of heap sizes); `None` (the default) where the
+    /// game has no such theory. When it answers, it answers for every position, terminal ones
+    /// included, and agrees with a full search. No search calls it: it backs
+    /// [`Algorithm::Theory`](crate::search::Algorithm) only, so the searches' node counts do
+    /// not change with it.
+    fn exact_value(&self, _pos: &Self::Pos) -> Option<Value> {
+        None
+    }
+
     /// Bounds on the value of a non-terminal position for which [`Game::quick_value`] gave
     /// nothing (the table-driven searches narrow their window with them).
     fn value_bounds(&self, _pos: &Self::Pos) -> (Value, Value) {
@@ -215,7 +268,7 @@ pub trait Game: Sync {
     /// position, in one call so that a game can share its work between the parts (Connect
     /// Four finds its threats once): either the exact value, or bounds on it with the moves to
     /// try written into `moves` and an ordering hint for move `i` into `hints[i]` (`hints`
-    /// holds [`MAX_MOVES`](crate::arena::MAX_MOVES) slots, at least [`MoveBuffer::CAPACITY`]).
+    /// holds the engine's maximum move count of slots, at least [`MoveBuffer::CAPACITY`]).
     ///
     /// The terminal test is part of the analysis: the searches test [`Game::outcome`]
     /// themselves only at their root and at the horizon. Below the root, `pos` is always
@@ -330,4 +383,65 @@ pub trait Notation: Game {
 
     /// Reads a move in the game's notation, checking that it is legal in `pos`.
     fn parse_move(&self, pos: &Self::Pos, text: &str) -> Result<Self::Move, GameError>;
+
+    /// What `value` (from the side to move in `pos`, as the searches return it) means, in
+    /// words for a person. The default suits win/draw/loss games, whose values are -1, 0 and
+    /// +1 ([`Game::value_range`] is `(-1, 1)`): "win", "draw" or "loss"; for any other game it
+    /// is the number itself. Games whose scores say more (Connect Four's count the winner's
+    /// stones) explain them here.
+    fn explain_value(&self, _pos: &Self::Pos, value: Value) -> String {
+        if self.value_range() == (-1, 1) {
+            match value.signum() {
+                1 => "win".into(),
+                -1 => "loss".into(),
+                _ => "draw".into(),
+            }
+        } else {
+            value.to_string()
+        }
+    }
+
+    /// A picture of `pos` for a terminal, several lines without a final newline, or `None`
+    /// (the default) for a game that has none.
+    fn diagram(&self, _pos: &Self::Pos) -> Option<String> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quote_escapes_control_and_invisible_characters() {
+        assert_eq!(quote(""), "");
+        assert_eq!(quote("bad token"), "bad token");
+        assert_eq!(quote("\u{1b}[2J\r\n\t\u{7f}"), r"\x1b[2J\r\n\t\x7f");
+        assert_eq!(quote("\u{feff}1"), r"\u{feff}1");
+        assert_eq!(quote("\u{202e}x\u{85}"), r"\u{202e}x\u{85}");
+        // Printable non-ASCII text stays readable.
+        assert_eq!(quote("é±中"), "é±中");
+        assert!(quote("\0").chars().all(|c| !c.is_control()));
+    }
+
+    #[test]
+    fn quote_cuts_long_tokens_and_gives_their_length() {
+        let long = "x".repeat(10 << 20);
+        assert_eq!(
+            quote(&long),
+            format!("{}... (10485760 characters)", "x".repeat(QUOTE_BYTES))
+        );
+        // Exactly the limit: nothing cut.
+        let fits = "y".repeat(QUOTE_BYTES);
+        assert_eq!(quote(&fits), fits);
+        // Escapes count at their escaped length, and are never split.
+        assert_eq!(
+            quote(&"\u{1b}".repeat(100)),
+            format!("{}... (100 characters)", r"\x1b".repeat(QUOTE_BYTES / 4))
+        );
+        let q = quote(&"中".repeat(100));
+        assert!(q.len() <= QUOTE_BYTES + 30, "{q}");
+        assert!(q.ends_with("... (100 characters)"), "{q}");
+        assert_eq!(quote_max("abcdef", 3), "abc... (6 characters)");
+    }
 }

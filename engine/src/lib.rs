@@ -2,7 +2,7 @@
 //!
 //! - [`game`]: the [`Game`] trait every game implements, with inline move lists, and
 //!   [`Notation`], how a front end names a game and writes its moves.
-//! - [`search`]: the serial searches (minimax, negamax, alpha-beta, VEB, AB, PVS, MTD(f), the
+//! - [`search`](mod@search): the serial searches (minimax, negamax, alpha-beta, VEB, AB, PVS, MTD(f), the
 //!   null-window solver, iterative deepening).
 //! - [`parallel`]: Young Brothers Wait, Lazy SMP and root splitting over one shared table.
 //! - [`tt`]: the lock-free transposition table; [`ordering`]: move ordering.
@@ -14,16 +14,24 @@
 //! walk-throughs) live in the `cutoff-cli` crate, so this library pulls in no command-line or
 //! terminal dependency.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub(crate) mod arena;
 pub mod game;
 pub mod games;
 pub mod ordering;
 pub mod parallel;
+pub mod rng;
 pub mod search;
+pub mod solver;
 pub mod trace;
 pub mod tt;
 
 pub use game::{Game, GameError, MoveBuffer, MoveList, Notation, Player, Value, INF};
 pub use search::{search, Algorithm, SearchResult, Searcher, Stats};
+
+/// The README's Rust code blocks, compiled and run as doc-tests, so that its library example
+/// stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

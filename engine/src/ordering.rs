@@ -176,7 +176,7 @@ impl MoveOrdering {
             if self.config.jitter != 0 && ply >= 2 {
                 // Below the hint's scale: only equal-hint moves trade places.
                 let h = (self.config.jitter ^ (ply as u64) << 32 ^ i as u64)
-                    .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                    .wrapping_mul(crate::rng::GOLDEN);
                 s += (h >> 60) as i64 * (HINT_SCALE / 16);
             }
             scores[i] = s;

@@ -267,42 +267,43 @@ impl Clusters {
     /// `n` empty clusters. Tables of 2 MiB and more are aligned to 2 MiB and, on Linux, asked
     /// to live in transparent huge pages before any page is touched: every probe lands on a
     /// random cluster, and with 4 KiB pages nearly every probe also misses the TLB (see the
-    /// README for the measured gain).
-    fn zeroed(n: usize) -> Clusters {
-        let size = n * std::mem::size_of::<Cluster>();
+    /// README for the measured gain). `None` when the memory cannot be had: the caller
+    /// reports it, nothing aborts.
+    fn zeroed(n: usize) -> Option<Clusters> {
+        let size = n.checked_mul(std::mem::size_of::<Cluster>())?;
         let align = if size >= HUGE_PAGE {
             HUGE_PAGE
         } else {
             std::mem::align_of::<Cluster>()
         };
-        let layout = std::alloc::Layout::from_size_align(size, align).expect("table size fits");
+        let layout = std::alloc::Layout::from_size_align(size, align).ok()?;
         #[cfg(all(target_os = "linux", not(miri)))]
         if align == HUGE_PAGE {
             if let Some(ptr) = map_huge(size) {
-                return Clusters {
+                return Some(Clusters {
                     ptr,
                     len: n,
                     layout,
                     mapped: true,
-                };
+                });
             }
         }
-        // SAFETY: `layout` has non-zero size (n >= 1, clusters are 64 bytes) and at least
+        // SAFETY: `layout` has non-zero size (n >= 1, clusters are 32 bytes) and at least
         // `Cluster`'s alignment. The whole block is written with zeros before anything reads
-        // it, and all-zero bytes are a valid `Cluster` (eight `AtomicU64`s holding 0, the
+        // it, and all-zero bytes are a valid `Cluster` (four `AtomicU64`s holding 0, the
         // empty entry).
         unsafe {
             let ptr = std::alloc::alloc(layout);
             if ptr.is_null() {
-                std::alloc::handle_alloc_error(layout);
+                return None;
             }
             std::ptr::write_bytes(ptr, 0, size);
-            Clusters {
+            Some(Clusters {
                 ptr: std::ptr::NonNull::new_unchecked(ptr as *mut Cluster),
                 len: n,
                 layout,
                 mapped: false,
-            }
+            })
         }
     }
 }
@@ -346,12 +347,37 @@ fn map_huge(size: usize) -> Option<std::ptr::NonNull<Cluster>> {
     }
 }
 
-impl std::ops::Deref for Clusters {
-    type Target = [Cluster];
-    fn deref(&self) -> &[Cluster] {
+impl Clusters {
+    /// The whole block as a slice, for the walks over every cluster (`clear`, tests). Not for
+    /// the hot path: index one cluster with [`Clusters::get`] or [`Clusters::get_unchecked`].
+    /// (Under Miri a reference to the slice is checked over the whole block each time one is
+    /// made, so a probe that went through it cost time proportional to the table.)
+    fn as_slice(&self) -> &[Cluster] {
         // SAFETY: `ptr` points to `len` initialised clusters (see `zeroed`) that live until
         // `drop`, and only shared references are ever handed out.
         unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
+    }
+
+    /// Cluster `i`; panics unless `i < len`.
+    #[inline]
+    fn get(&self, i: usize) -> &Cluster {
+        assert!(i < self.len, "cluster {i} out of {}", self.len);
+        // SAFETY: `i < len`, checked just above.
+        unsafe { self.get_unchecked(i) }
+    }
+
+    /// Cluster `i`, a reference to that one cluster only, with no bounds check.
+    ///
+    /// # Safety
+    ///
+    /// `i` must be below `len`.
+    #[inline(always)]
+    unsafe fn get_unchecked(&self, i: usize) -> &Cluster {
+        debug_assert!(i < self.len);
+        // SAFETY: the caller guarantees `i < len`, so `ptr.add(i)` stays inside the block of
+        // `len` initialised clusters (see `zeroed`), which lives as long as `self`; only
+        // shared references into it are ever made.
+        unsafe { &*self.ptr.as_ptr().add(i) }
     }
 }
 
@@ -372,28 +398,153 @@ impl Drop for Clusters {
     }
 }
 
+/// Why [`TranspositionTable::try_new`] made no table. Its message is one line naming the
+/// size asked for and, where the system says, the memory available.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableError {
+    /// More MiB than the address space holds.
+    TooLarge {
+        /// The size asked for, in MiB.
+        mib: usize,
+    },
+    /// More than the machine's available memory (Linux: `MemAvailable` in `/proc/meminfo`):
+    /// refused before allocating anything, since a table that big would swap or be killed
+    /// once the search touches it.
+    Unavailable {
+        /// The size asked for, in MiB.
+        mib: usize,
+        /// The memory available, in MiB.
+        available_mib: u64,
+        /// The machine's memory, in MiB.
+        total_mib: u64,
+    },
+    /// The system refused the memory (an address-space limit such as `ulimit -v`, or no
+    /// memory left).
+    AllocationFailed {
+        /// The size asked for, in MiB.
+        mib: usize,
+        /// The memory available in MiB, where the system says.
+        available_mib: Option<u64>,
+    },
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            TableError::TooLarge { mib } => write!(
+                f,
+                "cannot make a {mib} MiB transposition table: larger than the address space"
+            ),
+            TableError::Unavailable {
+                mib,
+                available_mib,
+                total_mib,
+            } => write!(
+                f,
+                "cannot make a {mib} MiB transposition table: only {available_mib} MiB of memory \
+                 available ({total_mib} MiB in all)"
+            ),
+            TableError::AllocationFailed { mib, available_mib } => {
+                write!(f, "cannot allocate a {mib} MiB transposition table")?;
+                match available_mib {
+                    Some(a) => write!(f, " ({a} MiB of memory available)"),
+                    None => Ok(()),
+                }
+            }
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+/// The machine's memory, `(available, total)` in MiB, from `/proc/meminfo` (Linux only;
+/// `None` elsewhere, under Miri, or if the file says nothing usable).
+fn memory_mib() -> Option<(u64, u64)> {
+    #[cfg(all(target_os = "linux", not(miri)))]
+    {
+        let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+        let field = |name: &str| -> Option<u64> {
+            let line = text.lines().find(|l| l.starts_with(name))?;
+            let kib: u64 = line[name.len()..]
+                .trim()
+                .strip_suffix("kB")?
+                .trim()
+                .parse()
+                .ok()?;
+            Some(kib / 1024)
+        };
+        let total = field("MemTotal:")?;
+        // Kernels before 3.14 have no MemAvailable: the free memory is the nearest.
+        let available = field("MemAvailable:").or_else(|| field("MemFree:"))?;
+        Some((available, total))
+    }
+    #[cfg(not(all(target_os = "linux", not(miri))))]
+    {
+        None
+    }
+}
+
 impl TranspositionTable {
     /// A table of at most `mib` MiB (at least one cluster), rounded down to a power of two.
+    /// Panics where [`TranspositionTable::try_new`] returns an error.
     pub fn new(mib: usize) -> Self {
-        let bytes = mib.max(1) << 20;
+        TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of at most `mib` MiB (at least one cluster), rounded down to a power of two,
+    /// or an error, never an abort: a size beyond the address space, or (on Linux) beyond the
+    /// memory available, is refused before allocating, and a refused allocation (`ulimit -v`)
+    /// is an error too.
+    pub fn try_new(mib: usize) -> Result<Self, TableError> {
+        let mib = mib.max(1);
+        let bytes = mib
+            .checked_mul(1 << 20)
+            .filter(|&b| b <= isize::MAX as usize / 2)
+            .ok_or(TableError::TooLarge { mib })?;
+        let memory = memory_mib();
+        if let Some((available_mib, total_mib)) = memory {
+            if mib as u64 > available_mib {
+                return Err(TableError::Unavailable {
+                    mib,
+                    available_mib,
+                    total_mib,
+                });
+            }
+        }
         let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
         let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
-        TranspositionTable {
-            clusters: Clusters::zeroed(n),
+        TranspositionTable::try_with_clusters(n).ok_or(TableError::AllocationFailed {
+            mib,
+            available_mib: memory.map(|(a, _)| a),
+        })
+    }
+
+    /// A table of `n` clusters, a power of two (`cluster` relies on it).
+    #[cfg(test)]
+    fn with_clusters(n: usize) -> Self {
+        TranspositionTable::try_with_clusters(n)
+            .unwrap_or_else(|| panic!("cannot allocate a table of {n} clusters"))
+    }
+
+    /// A table of `n` clusters, a power of two, or `None` if the memory cannot be had.
+    fn try_with_clusters(n: usize) -> Option<Self> {
+        assert!(n.is_power_of_two(), "{n} clusters: not a power of two");
+        Some(TranspositionTable {
+            clusters: Clusters::zeroed(n)?,
             mask: n as u64 - 1,
             age: AtomicU8::new(0),
             epoch: AtomicU16::new(FIRST_EPOCH),
-        }
+        })
     }
 
     /// Number of entries.
     pub fn capacity(&self) -> usize {
-        self.clusters.len() * WAYS
+        self.clusters.len * WAYS
     }
 
     /// Size in bytes.
     pub fn bytes(&self) -> usize {
-        self.clusters.len() * std::mem::size_of::<Cluster>()
+        self.clusters.len * std::mem::size_of::<Cluster>()
     }
 
     /// Starts a new search: entries from earlier searches become cheaper to replace.
@@ -405,7 +556,7 @@ impl TranspositionTable {
     /// table's size) and starts the epoch over. Only meaningful while no search is running.
     /// [`TranspositionTable::reset`] does the same job in constant time.
     pub fn clear(&self) {
-        for c in self.clusters.iter() {
+        for c in self.clusters.as_slice() {
             for w in &c.words {
                 w.store(0, Relaxed);
             }
@@ -443,9 +594,13 @@ impl TranspositionTable {
         (index_hash(key) & self.mask) as usize
     }
 
-    #[inline]
+    #[inline(always)]
     fn cluster(&self, key: u64) -> &Cluster {
-        &self.clusters[self.cluster_index(key)]
+        let i = self.cluster_index(key);
+        // SAFETY: `i` is `index_hash(key) & mask`, so `i <= mask`; `new` sets `mask` to the
+        // cluster count minus one (a power of two, at least 1) and neither field changes
+        // afterwards, so `i < clusters.len`.
+        unsafe { self.clusters.get_unchecked(i) }
     }
 
     /// Asks the processor to start loading `key`'s cluster, so that a probe made a little
@@ -561,7 +716,7 @@ impl TranspositionTable {
     /// tests.
     #[doc(hidden)]
     pub fn decoded_keys(&self, index: usize) -> [u64; WAYS] {
-        let c = &self.clusters[index];
+        let c = self.clusters.get(index);
         std::array::from_fn(|w| c.words[2 * w].load(Relaxed) ^ c.words[2 * w + 1].load(Relaxed))
     }
 }
@@ -616,28 +771,42 @@ mod tests {
         assert!(tt.probe(0, &mut s).is_none());
     }
 
+    /// A key whose cluster is `i`: `index_hash` maps `x * C` to `x ^ (x >> 32)`, so
+    /// `x = 1 << 32 | (i ^ 1)` times the inverse of the odd constant `C` (mod 2^64) lands on
+    /// `i` for any `i < 2^32`, and is never 0.
+    fn key_for_cluster(i: usize) -> u64 {
+        const C: u64 = 0xD6E8_FEB8_6659_FD93;
+        // Newton's iteration for the inverse of an odd number mod 2^64: each step doubles
+        // the number of correct low bits, from 3 (C * C = 1 mod 8).
+        let mut inv = C;
+        for _ in 0..5 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(C.wrapping_mul(inv)));
+        }
+        debug_assert_eq!(C.wrapping_mul(inv), 1);
+        (1u64 << 32 | (i as u64 ^ 1)).wrapping_mul(inv)
+    }
+
     #[test]
     fn large_tables_start_empty_aligned_and_hold_entries_everywhere() {
-        // 4 MiB: on Linux the block is mapped from the kernel, not zeroed by us.
+        // 4 MiB: on Linux the block is mapped from the kernel, not zeroed by us (under Miri
+        // it comes from the allocator).
         let tt = TranspositionTable::new(4);
         assert_eq!(tt.bytes(), 4 << 20);
-        assert_eq!(tt.clusters.as_ptr() as usize % HUGE_PAGE, 0);
-        assert!(tt
-            .clusters
+        let len = tt.clusters.len;
+        assert_eq!(tt.clusters.ptr.as_ptr() as usize % HUGE_PAGE, 0);
+        // Every cluster; under Miri, which interprets each step, every 1021st one and the last.
+        let stride = if cfg!(miri) { 1021 } else { 1 };
+        let mut sample: Vec<usize> = (0..len).step_by(stride).chain([len - 1]).collect();
+        sample.dedup();
+        let all = tt.clusters.as_slice();
+        assert!(sample
             .iter()
-            .all(|c| c.words.iter().all(|w| w.load(Relaxed) == 0)));
+            .all(|&i| all[i].words.iter().all(|w| w.load(Relaxed) == 0)));
         let mut s = TtStats::default();
-        // One key for every cluster, the first and the last included.
-        let mut keys = vec![0u64; tt.clusters.len()];
-        let mut left = keys.len();
-        let mut k = 0u64;
-        while left > 0 {
-            k += 1;
-            let i = tt.cluster_index(k);
-            if keys[i] == 0 {
-                keys[i] = k;
-                left -= 1;
-            }
+        // One key for each sampled cluster, the first and the last included.
+        let keys: Vec<u64> = sample.iter().map(|&i| key_for_cluster(i)).collect();
+        for (&i, &k) in sample.iter().zip(&keys) {
+            assert_eq!(tt.cluster_index(k), i);
         }
         for (i, &k) in keys.iter().enumerate() {
             tt.store(k, entry((i % 1000) as i16, Bound::Exact, 2, 9), &mut s);
@@ -809,7 +978,12 @@ mod tests {
 
     #[test]
     fn the_epoch_wrap_clears_for_real() {
-        let tt = TranspositionTable::new(1);
+        // Clearing walks the whole table: under Miri, which interprets each step, a small one.
+        let tt = if cfg!(miri) {
+            TranspositionTable::with_clusters(512)
+        } else {
+            TranspositionTable::new(1)
+        };
         let mut s = TtStats::default();
         // Written in the first epoch: it would reappear when the epoch comes back to it.
         tt.store(5, entry(1, Bound::Exact, 1, 1), &mut s);
@@ -829,6 +1003,7 @@ mod tests {
         assert!(tt.probe(6, &mut s).is_none());
         assert!(tt
             .clusters
+            .as_slice()
             .iter()
             .all(|c| c.words.iter().all(|w| w.load(Relaxed) == 0)));
         tt.store(5, entry(3, Bound::Lower, 3, 3), &mut s);
@@ -838,5 +1013,45 @@ mod tests {
         tt.clear();
         assert_eq!(tt.epoch.load(Relaxed), FIRST_EPOCH);
         assert!(tt.probe(5, &mut s).is_none());
+    }
+}
+
+/// The fallible constructor: sizes no machine can give are errors, not aborts.
+#[cfg(test)]
+mod try_new_tests {
+    use super::*;
+
+    #[test]
+    fn a_size_beyond_the_address_space_is_an_error() {
+        let e = TranspositionTable::try_new(usize::MAX)
+            .err()
+            .expect("refused");
+        assert_eq!(e, TableError::TooLarge { mib: usize::MAX });
+        let msg = e.to_string();
+        assert!(msg.contains(&usize::MAX.to_string()), "{msg}");
+        assert!(!msg.contains('\n'), "{msg}");
+    }
+
+    #[test]
+    #[cfg_attr(miri, ignore = "Miri cannot be asked for a petabyte")]
+    fn a_size_beyond_the_machine_is_an_error_not_an_abort() {
+        // 1 PiB (2^30 MiB): more than any machine this runs on has.
+        let mib = 1 << 30;
+        let e = TranspositionTable::try_new(mib).err().expect("refused");
+        let msg = e.to_string();
+        assert!(msg.contains("1073741824 MiB"), "{msg}");
+        #[cfg(target_os = "linux")]
+        {
+            assert!(matches!(e, TableError::Unavailable { .. }), "{e:?}");
+            assert!(msg.contains("MiB of memory available"), "{msg}");
+        }
+    }
+
+    #[test]
+    fn a_small_table_is_made() {
+        let tt = TranspositionTable::try_new(1).expect("1 MiB");
+        assert_eq!(tt.bytes(), 1 << 20);
+        // 0 MiB means the smallest table, as `new` has always read it.
+        assert!(TranspositionTable::try_new(0).is_ok());
     }
 }

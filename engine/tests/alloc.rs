@@ -115,7 +115,10 @@ fn searches_on_full_tictactoe_allocate_nothing() {
         match algo {
             // The full tree: 549,946 nodes.
             Algorithm::Minimax | Algorithm::Negamax => assert_eq!(n, 549_946, "{algo}"),
-            _ if !algo.uses_table() => assert!(n > 10_000, "{algo}: {n} nodes"),
+            // (Theory: tic-tac-toe has none, so it runs PVS, without the table.)
+            _ if !algo.uses_table() && algo != Algorithm::Theory => {
+                assert!(n > 10_000, "{algo}: {n} nodes")
+            }
             // The table and the game's knowledge cut tic-tac-toe down to a few thousand nodes.
             _ => assert!(n > 1_000, "{algo}: {n} nodes"),
         }
@@ -130,7 +133,7 @@ fn searches_on_random_trees_allocate_nothing() {
         for (algo, n) in nodes {
             // 87,381 nodes in all; perfect order leaves about a thousand to the pruning searches.
             assert!(n > 1_000, "{algo} {order}: {n} nodes");
-            if order == Order::Random && !algo.uses_table() {
+            if order == Order::Random && !algo.uses_table() && algo != Algorithm::Theory {
                 assert!(n > 10_000, "{algo} {order}: {n} nodes");
             }
         }

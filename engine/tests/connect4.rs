@@ -2,8 +2,8 @@
 //! the mirrored table key and the searches that use them.
 
 use cutoff::game::Knowledge;
-use cutoff::games::connect4::{Board, Connect4, MAX_SCORE, MIN_SCORE};
 use cutoff::games::connect4::{parse_suite, SuiteLine};
+use cutoff::games::connect4::{Board, Connect4, MAX_SCORE, MIN_SCORE};
 use cutoff::tt::TranspositionTable;
 use cutoff::{search, Algorithm, Game, MoveBuffer, Searcher};
 
@@ -155,7 +155,7 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
     let even_rows = cutoff::games::connect4::BOTTOM * 0b101010;
     let (mut odd_columns, mut losses) = (0, 0);
     for stones in [24, 26, 28] {
-        for pos in late_positions_at(3000, stones, 0x9E37_79B9_7F4A_7C15 ^ stones as u64) {
+        for pos in late_positions_at(3000, stones, cutoff::rng::GOLDEN ^ stones as u64) {
             let (_, hi) = pos.static_bounds();
             if hi == MAX_SCORE {
                 continue;

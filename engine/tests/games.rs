@@ -2,11 +2,11 @@
 //! board reader, and the control game against a brute-force oracle (generic searches and the
 //! Sprague-Grundy solver alike).
 
-use cutoff::Notation;
 use cutoff::games::control::{Control, ControlPos};
 use cutoff::games::takeaway::{TakeAway, MAX_ITEMS};
 use cutoff::games::tictactoe::{Board, TicTacToe};
 use cutoff::tt::TranspositionTable;
+use cutoff::Notation;
 use cutoff::{Algorithm, Game, GameError, Player, SearchResult, Searcher, Value};
 use std::collections::HashMap;
 

@@ -21,9 +21,7 @@ use cutoff::games::control::Control;
 use cutoff::games::takeaway::TakeAway;
 use cutoff::games::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
-use cutoff::{
-    Algorithm, Game, MoveBuffer, MoveList, Player, SearchResult, Searcher, Value,
-};
+use cutoff::{Algorithm, Game, MoveBuffer, MoveList, Player, SearchResult, Searcher, Value};
 use std::collections::HashMap;
 
 // ---------------------------------------------------------------------------------------------
@@ -231,11 +229,9 @@ impl Game for Flat {
     }
 
     fn key(&self, pos: &FlatPos) -> u64 {
-        let mut z = (u64::from(pos.node) << 1 | u64::from(pos.side == Player::Second))
-            .wrapping_add(self.salt);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        // splitmix64's finaliser over node and side, salted per tree.
+        let side = u64::from(pos.side == Player::Second);
+        cutoff::rng::mix((u64::from(pos.node) << 1 | side).wrapping_add(self.salt))
     }
 
     fn evaluate(&self, pos: &FlatPos) -> Value {
@@ -285,7 +281,9 @@ fn brute_pos(t: &Flat, pos: &FlatPos, depth: Option<usize>) -> Value {
 
 /// The plain searches, whose PV runs to the end of the game or the horizon.
 fn full_line(algo: Algorithm) -> bool {
-    !algo.uses_table()
+    // The theory's line follows the game's values, and where the game has no theory it is
+    // PVS's: neither promises a line to the horizon on ties.
+    !algo.uses_table() && algo != Algorithm::Theory
 }
 
 /// Runs `algo` on `root` to `depth` (with `tt`, cleared, for the table-driven searches).

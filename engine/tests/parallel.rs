@@ -1,10 +1,10 @@
 //! Parallel searches give exactly the serial values, at more threads than cores too.
 
 use cutoff::games::connect4::Connect4;
+use cutoff::games::connect4::{parse_suite, SuiteLine};
 use cutoff::games::sim::Sim;
 use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
 use cutoff::search::Limits;
-use cutoff::games::connect4::{parse_suite, SuiteLine};
 use cutoff::tt::TranspositionTable;
 use cutoff::{search, Algorithm, Game, Searcher};
 use std::sync::atomic::AtomicBool;

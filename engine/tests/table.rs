@@ -1,12 +1,13 @@
 //! The table-driven searches (PVS, MTD(f), the null-window solver) against the plain ones:
 //! the table and the game's knowledge hooks must never change a root value.
 
-use cutoff::Notation;
 use cutoff::games::connect4::Connect4;
-use cutoff::games::sim::Sim;
-use cutoff::search::{iterative_deepening, Limits};
 use cutoff::games::connect4::{parse_suite, SuiteLine};
+use cutoff::games::sim::Sim;
+use cutoff::rng::mix;
+use cutoff::search::{iterative_deepening, Limits};
 use cutoff::tt::{Bound, Entry, TranspositionTable, TtStats};
+use cutoff::Notation;
 use cutoff::{search, Algorithm, Game, Searcher};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
@@ -244,13 +245,6 @@ fn connect4_solver_lines_are_legal_and_end_in_the_value() {
             l.moves
         );
     }
-}
-
-/// A 64-bit mix (splitmix64's finaliser): keys and their data with no structure between them.
-fn mix(mut x: u64) -> u64 {
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 /// The one entry ever stored for `key`: every field a function of the key.

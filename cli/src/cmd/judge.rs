@@ -3,8 +3,8 @@
 //! - `ural1195`: prints the one answer line (`Crosses win`, `Ouths win` or `Draw`).
 //! - `control`: prints one line per board, `1` if the first player wins, else `0`.
 
-use super::{read_file, CliResult};
-use std::io::{Read, Write};
+use super::{read_file, read_stdin, CliResult};
+use std::io::Write;
 
 /// The problems the command answers.
 const PROBLEMS: [&str; 2] = ["ural1195", "control"];
@@ -15,17 +15,8 @@ pub struct Args {
     /// The problem: ural1195 (tic-tac-toe, X to move after three moves each) or control (the
     /// control game on K graphs).
     pub problem: String,
-    /// The input file; standard input when left out.
+    /// The input file; standard input when left out. Either is read up to 16 MiB.
     pub file: Option<String>,
-}
-
-/// Reads the whole standard input.
-fn read_stdin() -> Result<String, String> {
-    let mut text = String::new();
-    std::io::stdin()
-        .read_to_string(&mut text)
-        .map_err(|e| format!("cannot read standard input: {e}"))?;
-    Ok(text)
 }
 
 /// Runs `cutoff judge`.
@@ -33,7 +24,7 @@ pub fn run(args: &Args) -> CliResult {
     if !PROBLEMS.contains(&args.problem.as_str()) {
         return Err(format!(
             "unknown problem '{}' (expected one of: {})",
-            args.problem.escape_default(),
+            cutoff::game::quote(&args.problem),
             PROBLEMS.join(", ")
         ));
     }

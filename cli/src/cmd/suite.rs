@@ -1,21 +1,22 @@
 //! `cutoff suite FILE`: solve every Connect Four position of a test set and check its score.
 
 use super::CliResult;
-use cutoff::parallel::Mode;
 use crate::suite::{run_suite, SuiteOptions};
 use cutoff::games::connect4::parse_suite;
+use cutoff::parallel::Mode;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 
 /// Arguments of `cutoff suite`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A file of `<moves> <score>` lines (see positions/connect4/).
+    /// A file of `<moves> <score>` lines (see positions/connect4/), at most 16 MiB.
     pub file: String,
     /// Weak solving: check only win, draw or loss.
     #[arg(long)]
     pub weak: bool,
-    /// Threads searching each position (default: all cores); 1 runs the serial solver.
+    /// Threads searching each position (default: every core, but each position starts on one
+    /// thread and goes parallel only once it proves large); 1 runs the serial solver.
     #[arg(long)]
     pub threads: Option<usize>,
     /// How the threads share the work: ybwc, lazysmp or root.
@@ -31,7 +32,7 @@ pub struct Args {
     /// empty one (the serial solver's killers and history are kept too).
     #[arg(long)]
     pub keep_table: bool,
-    /// Solve only the first N positions.
+    /// Solve only the first N positions (at least 1).
     #[arg(long)]
     pub limit: Option<usize>,
     /// Print one JSON object instead of text.
@@ -43,12 +44,25 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
     s.parse()
 }
 
+/// `suite --json`: the summary's fields, the file, and the positions whose score differed.
+#[derive(serde::Serialize)]
+struct SuiteJson<'a> {
+    #[serde(flatten)]
+    summary: &'a crate::suite::SuiteSummary,
+    file: &'a str,
+    wrong: &'a [&'a crate::suite::PositionResult],
+}
+
 /// Runs `cutoff suite`.
 pub fn run(args: &Args) -> CliResult {
+    if args.limit == Some(0) {
+        return Err("--limit must be at least 1".into());
+    }
     let text = super::read_file(&args.file)?;
-    let mut lines = parse_suite(&text).map_err(|e| format!("{}: {e}", args.file))?;
+    let mut lines =
+        parse_suite(&text).map_err(|e| format!("{}: {e}", super::shown_path(&args.file)))?;
     if let Some(n) = args.limit {
-        lines.truncate(n.max(1));
+        lines.truncate(n);
     }
     let threads = super::threads(args.threads)?;
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
@@ -70,6 +84,7 @@ pub fn run(args: &Args) -> CliResult {
     };
     let opts = SuiteOptions {
         threads,
+        auto_threads: args.threads.is_none(),
         tt_mib: args.tt_mb,
         parallel: args.split.config(args.parallel, args.weak),
         keep_table: args.keep_table,
@@ -78,15 +93,13 @@ pub fn run(args: &Args) -> CliResult {
     bar.finish_and_clear();
     let wrong: Vec<_> = results.iter().filter(|r| r.value != r.expected).collect();
     if args.json {
-        let mut obj = serde_json::to_value(&summary).map_err(|e| e.to_string())?;
-        if let serde_json::Value::Object(map) = &mut obj {
-            map.insert("file".into(), args.file.clone().into());
-            map.insert(
-                "wrong".into(),
-                serde_json::to_value(&wrong).map_err(|e| e.to_string())?,
-            );
-        }
-        println!("{obj}");
+        let report = SuiteJson {
+            summary: &summary,
+            file: &args.file,
+            wrong: &wrong,
+        };
+        let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+        println!("{text}");
     } else {
         for r in &wrong {
             println!(

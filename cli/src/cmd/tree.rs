@@ -1,12 +1,11 @@
 //! `cutoff tree FILE`: search a hand-written tree; optionally trace the walk or draw it.
 
-use crate::output::Report;
 use super::{read_file, CliResult};
+use crate::output::Report;
+use crate::walk::TreeWalk;
 use cutoff::games::tree::Tree;
 use cutoff::search::Observer;
-use crate::walk::TreeWalk;
 use cutoff::trace::Trace;
-use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Player, SearchResult, Searcher};
 use serde::Serialize;
 use std::io::Write;
@@ -16,7 +15,7 @@ use std::time::Instant;
 #[derive(clap::Args)]
 pub struct Args {
     /// The tree file: leaves are integers from MAX's view, inner nodes parenthesised lists,
-    /// optional labels `name:`, `#` comments (see positions/trees/).
+    /// optional labels `name:`, `#` comments (see positions/trees/). At most 16 MiB.
     pub file: String,
     /// Search algorithm: minimax, negamax, alphabeta, alphabeta-hard, veb, ab, pvs, mtdf,
     /// solve.
@@ -44,7 +43,10 @@ fn parse_root(s: &str) -> Result<Player, String> {
     match s {
         "max" => Ok(Player::First),
         "min" => Ok(Player::Second),
-        _ => Err(format!("invalid root '{s}' (expected max or min)")),
+        _ => Err(format!(
+            "invalid root '{}' (expected max or min)",
+            cutoff::game::quote(s)
+        )),
     }
 }
 
@@ -60,9 +62,13 @@ fn search_with<O: Observer<Tree>>(
     tree: &Tree,
     algo: Algorithm,
     obs: O,
-) -> (SearchResult<u32>, O, f64) {
+) -> Result<(SearchResult<u32>, O, f64), String> {
     // A small table for the table-driven searches (the trees are hand-written).
-    let tt = algo.uses_table().then(|| TranspositionTable::new(1));
+    let tt = if algo.uses_table() {
+        Some(super::table(1)?)
+    } else {
+        None
+    };
     let mut s = Searcher::with_observer(tree, tree.initial(), None, obs);
     if let Some(tt) = &tt {
         s = s.with_table(tt);
@@ -77,7 +83,7 @@ fn search_with<O: Observer<Tree>>(
         stats: s.stats(),
         algo,
     };
-    (result, s.into_observer(), time_ms)
+    Ok((result, s.into_observer(), time_ms))
 }
 
 /// One settled node in the JSON output.
@@ -109,19 +115,20 @@ struct TreeJson<'a> {
 /// Runs `cutoff tree`.
 pub fn run(args: &Args) -> CliResult {
     let text = read_file(&args.file)?;
-    let tree = Tree::parse(&text, args.root).map_err(|e| format!("{}: {e}", args.file))?;
+    let tree = Tree::parse(&text, args.root)
+        .map_err(|e| format!("{}: {e}", super::shown_path(&args.file)))?;
     // Trees report values in the leaf scale, MAX's point of view.
     let scale = tree.root_side().sign();
     let want_walk = args.trace || args.dot || args.json;
     let (result, walk, time_ms) = if want_walk {
-        let (r, trace, t) = search_with(&tree, args.algo, Trace::new());
+        let (r, trace, t) = search_with(&tree, args.algo, Trace::new())?;
         (r, Some(TreeWalk::new(&tree, &trace)), t)
     } else {
-        let (r, _, t) = search_with(&tree, args.algo, cutoff::search::NoObserver);
+        let (r, _, t) = search_with(&tree, args.algo, cutoff::search::NoObserver)?;
         (r, None, t)
     };
     let mut report = Report::new(&tree, &tree.initial(), &result, None, time_ms);
-    report.value = scale * result.value;
+    report.value = Some(scale * result.value);
 
     let text = if args.dot {
         walk.expect("traced for --dot").dot(&tree)
@@ -152,14 +159,14 @@ pub fn run(args: &Args) -> CliResult {
         let json = serde_json::to_string(&out).map_err(|e| e.to_string())?;
         format!("{json}\n")
     } else {
-        let mut text = format!(
-            "{}\nroot:      {} ({} nodes, {} leaves, height {}; values from MAX's view)\n",
-            report.text(),
+        let root = format!(
+            "{} ({} nodes, {} leaves, height {}; values from MAX's view)",
             root_name(tree.root_side()),
             tree.len(),
             tree.leaves(),
             tree.height()
         );
+        let mut text = format!("{}\n", report.text_with(&[("root", root)]));
         if let Some(walk) = walk {
             text.push('\n');
             text.push_str(&walk.lines(&tree));

@@ -11,7 +11,7 @@
 //! Scores follow the usual solver convention, from the side to move: a win with the winner's
 //! k-th stone is worth `22 - k`, a loss `k - 22`, a draw 0.
 
-use crate::game::{Game, GameError, Knowledge, MoveList, Player, Value, Notation};
+use crate::game::{quote, Game, GameError, Knowledge, MoveList, Notation, Player, Value};
 
 /// Board width (columns).
 pub const WIDTH: u32 = 7;
@@ -407,15 +407,24 @@ impl Connect4 {
     }
 
     /// The position reached by playing the columns in `moves` (`1`..`7`, leftmost first) from
-    /// the empty board; the empty string is the empty board.
+    /// the empty board; the empty string is the empty board. Surrounding whitespace is
+    /// ignored, but a string of whitespace alone is an error: most likely a position lost on
+    /// its way (an unset shell variable in quotes), not a request for the empty board.
     pub fn from_moves(moves: &str) -> Result<Self, GameError> {
+        if !moves.is_empty() && moves.trim().is_empty() {
+            return Err(GameError::new(format!(
+                "blank position '{}': leave the position out (or give \"\") for the empty board",
+                quote(moves)
+            )));
+        }
         let mut b = Board::default();
         for (i, ch) in moves.trim().chars().enumerate() {
             let col = match ch {
                 '1'..='7' => ch as u32 - '1' as u32,
                 _ => {
                     return Err(GameError::new(format!(
-                        "bad move '{ch}' at position {} of the move string (columns are 1 to 7)",
+                        "bad move '{}' at position {} of the move string (columns are 1 to 7)",
+                        quote(ch.encode_utf8(&mut [0; 4])),
                         i + 1
                     )))
                 }
@@ -667,7 +676,8 @@ impl Notation for Connect4 {
             Ok(c @ 1..=7) => c,
             _ => {
                 return Err(GameError::new(format!(
-                    "bad column '{text}' (columns are 1 to 7)"
+                    "bad column '{}' (columns are 1 to 7)",
+                    quote(text)
                 )))
             }
         };
@@ -676,6 +686,56 @@ impl Notation for Connect4 {
         }
         Ok((col - 1) as u8)
     }
+
+    /// A score from the side to move: a win with its `k`-th stone is `22 - k`, a loss to the
+    /// opponent's `k`-th stone `k - 22` (stones counted from the empty board, each player's
+    /// own), a draw 0.
+    fn explain_value(&self, _pos: &Board, value: Value) -> String {
+        match value.signum() {
+            1 => format!("win with its {} stone", ordinal(22 - value)),
+            -1 => format!("loss: the opponent's {} stone wins", ordinal(22 + value)),
+            _ => "draw".into(),
+        }
+    }
+
+    /// The board from the top row down, `X` for the first player's stones and `O` for the
+    /// second's, with the column numbers underneath.
+    fn diagram(&self, pos: &Board) -> Option<String> {
+        let first = if pos.moves.is_multiple_of(2) {
+            pos.current
+        } else {
+            pos.opponent()
+        };
+        let mut s = String::new();
+        for row in (0..HEIGHT).rev() {
+            for col in 0..WIDTH {
+                let cell = 1u64 << (col * COL_BITS + row);
+                s.push(' ');
+                s.push(if pos.mask & cell == 0 {
+                    '.'
+                } else if first & cell != 0 {
+                    'X'
+                } else {
+                    'O'
+                });
+            }
+            s.push('\n');
+        }
+        s.push_str(" 1 2 3 4 5 6 7");
+        Some(s)
+    }
+}
+
+/// `n` with its English ordinal suffix: 1st, 2nd, 3rd, 4th, 11th, 21st.
+fn ordinal(n: Value) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }
 
 /// One line of a test set: a position and its expected exact score.
@@ -692,8 +752,10 @@ pub struct SuiteLine {
 }
 
 /// Reads a test set of `<moves> <score>` lines (the format of the six public sets; blank
-/// lines and `#` comments are skipped); an error names the line and what is wrong with it.
+/// lines and `#` comments are skipped, and so is a byte-order mark at the start); an error
+/// names the line and what is wrong with it.
 pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, GameError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim();
@@ -703,13 +765,14 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, GameError> {
         let mut parts = line.split_whitespace();
         let (Some(moves), Some(score), None) = (parts.next(), parts.next(), parts.next()) else {
             return Err(GameError::new(format!(
-                "line {}: expected '<moves> <score>', found '{line}'",
-                i + 1
+                "line {}: expected '<moves> <score>', found '{}'",
+                i + 1,
+                quote(line)
             )));
         };
         let expected: Value = score
             .parse()
-            .map_err(|_| GameError::new(format!("line {}: bad score '{score}'", i + 1)))?;
+            .map_err(|_| GameError::new(format!("line {}: bad score '{}'", i + 1, quote(score))))?;
         let game = Connect4::from_moves(moves)
             .map_err(|e| GameError::new(format!("line {}: {e}", i + 1)))?;
         out.push(SuiteLine {
@@ -770,7 +833,7 @@ mod tests {
         // flagged: for both sides of positions reached by random play, up to full columns.
         // The mirrored key and both sides' winning cells, kept move by move, must match
         // those computed from scratch (for the mirror image too).
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut seed = crate::rng::GOLDEN;
         let mut checked = 0;
         for _ in 0..300 {
             let mut b = Board::default();

@@ -54,7 +54,8 @@
 //! `b = 4` from 26, `b = 8` from 18, `b = 64` from 10), and [`RandomTree::prunes_nothing`] tells
 //! whether the no-pruning guarantee holds for a given tree.
 
-use crate::game::{Game, GameError, MoveList, Player, Value, Notation};
+use crate::game::{quote, Game, GameError, MoveList, Notation, Player, Value};
+use crate::rng::{mix, splitmix64, GOLDEN};
 use std::fmt;
 use std::str::FromStr;
 
@@ -113,7 +114,8 @@ impl FromStr for Order {
             .find(|o| o.name() == s)
             .ok_or_else(|| {
                 GameError::new(format!(
-                    "unknown order '{s}' (expected random, best-first or worst-first)"
+                    "unknown order '{}' (expected random, best-first or worst-first)",
+                    quote(s)
                 ))
             })
     }
@@ -152,16 +154,6 @@ pub struct RandomTree {
     /// Whether the worst-first gaps are uncapped (plain alpha-beta then prunes nothing).
     exact_gaps: bool,
 }
-
-/// The splitmix64 finaliser.
-#[inline]
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The hash of child `index` of the node with hash `parent`.
 #[inline]
@@ -323,7 +315,7 @@ impl Game for RandomTree {
     type Moves = MoveList<u8, MAX_BRANCHING>;
 
     fn initial(&self) -> RandomPos {
-        let hash = mix(self.seed.wrapping_add(GOLDEN));
+        let hash = splitmix64(self.seed);
         RandomPos {
             hash,
             value: hash_value(hash),
@@ -417,7 +409,8 @@ impl Notation for RandomTree {
         match text.trim().parse::<usize>() {
             Ok(i) if (1..=b).contains(&i) => Ok((i - 1) as u8),
             _ => Err(GameError::new(format!(
-                "invalid move '{text}' (expected a child index 1..={b})"
+                "invalid move '{}' (expected a child index 1..={b})",
+                quote(text)
             ))),
         }
     }

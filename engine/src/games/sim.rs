@@ -6,7 +6,7 @@
 //! vertices have the same value, so the table key is the smallest encoding over all 720
 //! relabellings (computed once per node, only by the table-driven searches that use keys).
 
-use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value, Notation};
+use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
 
 /// Vertices of K6.
 pub const VERTICES: usize = 6;
@@ -130,8 +130,15 @@ impl Sim {
     }
 
     /// The position after the given moves (edges written `ab` with vertices 1-6, separated by
-    /// spaces or commas, the first player first).
+    /// spaces or commas, the first player first). The empty string is the empty board; a
+    /// string of separators alone is an error (most likely a position lost on its way).
     pub fn from_moves(text: &str) -> Result<Self, GameError> {
+        if !text.is_empty() && text.chars().all(|c| c.is_whitespace() || c == ',') {
+            return Err(GameError::new(format!(
+                "blank position '{}': leave the position out (or give \"\") for the empty board",
+                quote(text)
+            )));
+        }
         let mut g = Sim::new();
         let mut pos = g.start;
         for tok in text
@@ -140,7 +147,8 @@ impl Sim {
         {
             if g.outcome(&pos).is_some() {
                 return Err(GameError::new(format!(
-                    "move '{tok}' comes after the game ended"
+                    "move '{}' comes after the game ended",
+                    quote(tok)
                 )));
             }
             let mv = g.parse_move(&pos, tok)?;
@@ -282,7 +290,8 @@ impl Notation for Sim {
         let d: Vec<u32> = text.trim().chars().filter_map(|c| c.to_digit(10)).collect();
         let bad = || {
             GameError::new(format!(
-                "bad edge '{text}' (write two vertices 1-6, like 14)"
+                "bad edge '{}' (write two vertices 1-6, like 14)",
+                quote(text)
             ))
         };
         if d.len() != 2 || text.trim().chars().count() != 2 {
@@ -294,7 +303,10 @@ impl Notation for Sim {
         }
         let e = edge_index(a.min(b) - 1, a.max(b) - 1) as u8;
         if pos.free() >> e & 1 == 0 {
-            return Err(GameError::new(format!("edge {text} is already coloured")));
+            return Err(GameError::new(format!(
+                "edge {} is already coloured",
+                quote(text.trim())
+            )));
         }
         Ok(e)
     }

@@ -29,7 +29,7 @@
 //!
 //! Moves are the amounts taken (`u32`), written as plain numbers and tried smallest first.
 
-use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value, Notation};
+use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
 
 /// Most items a heap may start with.
 pub const MAX_ITEMS: u32 = 1000;
@@ -197,10 +197,7 @@ impl Game for TakeAway {
     fn key(&self, pos: &TakePos) -> u64 {
         // splitmix64 finaliser over items and side.
         let side = u64::from(pos.side == Player::Second);
-        let mut z = (u64::from(pos.items) << 1 | side).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        crate::rng::splitmix64(u64::from(pos.items) << 1 | side)
     }
 
     fn max_plies(&self, pos: &TakePos) -> usize {
@@ -215,6 +212,33 @@ impl Game for TakeAway {
 
     fn value_range(&self) -> (Value, Value) {
         (-1, 1)
+    }
+
+    fn exact_value(&self, pos: &TakePos) -> Option<Value> {
+        // A table of heap sizes, bottom up: a heap too small for any take is valued by the
+        // end-of-game rules (`outcome`), a bigger one is a win when some take leaves a lost
+        // heap. Heaps hold at most MAX_ITEMS items (the constructors and `position` refuse
+        // more), so the table lives on the stack; a hand-built position beyond that gets None.
+        let n = usize::try_from(pos.items).ok()?;
+        if n > MAX_ITEMS as usize {
+            return None;
+        }
+        let mut wins = [false; MAX_ITEMS as usize + 1];
+        for h in 0..=n {
+            let heap = TakePos {
+                items: h as u32,
+                side: pos.side,
+            };
+            wins[h] = match self.outcome(&heap) {
+                Some(u) => u > 0,
+                None => self
+                    .takes()
+                    .iter()
+                    .take_while(|&&t| t as usize <= h)
+                    .any(|&t| !wins[h - t as usize]),
+            };
+        }
+        Some(if wins[n] { 1 } else { -1 })
     }
 }
 
@@ -243,7 +267,8 @@ impl Notation for TakeAway {
         };
         let amount: u32 = text.parse().map_err(|_| {
             GameError::new(format!(
-                "invalid move '{text}': expected the number of items to take ({})",
+                "invalid move '{}': expected the number of items to take ({})",
+                quote(text),
                 list()
             ))
         })?;

@@ -13,7 +13,7 @@
 //! Moves are cells 1..=9, written as the digit and generated in cell order, so an unpruned
 //! search of the empty board visits the classic 549,946 nodes.
 
-use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value, Notation};
+use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
 
 /// The eight lines: three rows, three columns, two diagonals.
 const LINES: [u16; 8] = [
@@ -142,7 +142,7 @@ impl TicTacToe {
                 _ => {
                     return Err(GameError::new(format!(
                         "invalid character '{}' in board (expected X, O, '.' or '#')",
-                        ch.escape_default()
+                        quote(ch.encode_utf8(&mut [0; 4]))
                     )))
                 }
             }
@@ -279,14 +279,16 @@ impl Notation for TicTacToe {
         let text = text.trim();
         if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
             return Err(GameError::new(format!(
-                "invalid move '{text}': expected a cell number 1 to 9"
+                "invalid move '{}': expected a cell number 1 to 9",
+                quote(text)
             )));
         }
         let cell = match text.parse::<u64>() {
             Ok(c @ 1..=9) => c as u8,
             _ => {
                 return Err(GameError::new(format!(
-                    "cell {text} is out of range (cells are 1 to 9, row by row)"
+                    "cell {} is out of range (cells are 1 to 9, row by row)",
+                    quote(text)
                 )))
             }
         };
@@ -294,5 +296,32 @@ impl Notation for TicTacToe {
             return Err(GameError::new(format!("cell {cell} is already taken")));
         }
         Ok(cell)
+    }
+
+    /// The 3x3 grid with `X` and `O`, and each empty cell's number (the move that plays it).
+    fn diagram(&self, pos: &Board) -> Option<String> {
+        let mut s = String::new();
+        for row in 0..3 {
+            if row > 0 {
+                s.push_str("\n---+---+---\n");
+            }
+            for col in 0..3 {
+                let c = row * 3 + col;
+                let bit = 1u16 << c;
+                let mark = if pos.x & bit != 0 {
+                    'X'
+                } else if pos.o & bit != 0 {
+                    'O'
+                } else {
+                    char::from(b'1' + c as u8)
+                };
+                if col > 0 {
+                    s.push_str(" |");
+                }
+                s.push(' ');
+                s.push(mark);
+            }
+        }
+        Some(s)
     }
 }

@@ -30,7 +30,7 @@
 //! (`value * side.sign()`), as every search expects. A search's root value is therefore from
 //! the root's side; the tree's value in the leaf scale is `root_side().sign()` times it.
 
-use crate::game::{Game, GameError, MoveBuffer, MoveList, Player, Value, Notation};
+use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
 use std::ops::Range;
 
 /// Most children a node may have: the capacity of the tree's inline move list.
@@ -180,7 +180,8 @@ impl Builder {
             .min();
         if let Some((at, label)) = dup {
             return Err(GameError::new(format!(
-                "duplicate label '{label}' at {}: siblings must have distinct labels",
+                "duplicate label '{}' at {}: siblings must have distinct labels",
+                quote(label),
                 locate(at)
             )));
         }
@@ -301,10 +302,14 @@ fn parse_value(word: &str) -> Result<Value, BadValue> {
 impl Tree {
     /// Parses a tree file (see the module comment) with `root` to move at the root.
     pub fn parse(text: &str, root: Player) -> Result<Tree, GameError> {
+        // A byte-order mark (editors on Windows write one) is no token; positions in errors
+        // count from after it.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let at = |offset: usize| line_col(text, offset);
         let no_node = |label: &str, offset: usize| {
             GameError::new(format!(
-                "label '{label}' at {} has no node after it",
+                "label '{}' at {} has no node after it",
+                quote(label),
                 at(offset)
             ))
         };
@@ -398,7 +403,8 @@ impl Tree {
                     let name = &word[..k];
                     if !valid_label(name) {
                         return Err(GameError::new(format!(
-                            "bad label '{name}' at {}: a label starts with a letter or '_' and holds letters, digits, '_', '-' and '.'",
+                            "bad label '{}' at {}: a label is a letter or '_', then letters, digits, '_', '-' or '.'",
+                            quote(name),
                             at(s)
                         )));
                     }
@@ -419,13 +425,15 @@ impl Tree {
                 Ok(v) => v,
                 Err(BadValue::OutOfRange) => {
                     return Err(GameError::new(format!(
-                        "value '{rest}' at {} out of range: leaf values must lie within ±{MAX_ABS_VALUE}",
-                        at(rest_at)
-                    )))
+                    "value '{}' at {} out of range: leaf values must lie within ±{MAX_ABS_VALUE}",
+                    quote(rest),
+                    at(rest_at)
+                )))
                 }
                 Err(BadValue::NotInteger) => {
                     return Err(GameError::new(format!(
-                        "bad token '{rest}' at {}: expected an integer, a label 'name:', '(' or ')'",
+                        "bad token '{}' at {}: expected an integer, a label 'name:', '(' or ')'",
+                        quote(rest),
                         at(rest_at)
                     )))
                 }
@@ -694,12 +702,9 @@ impl Game for Tree {
     }
 
     fn key(&self, pos: &TreePos) -> u64 {
-        // splitmix64 finaliser over node and side.
+        // splitmix64 over node and side.
         let side = u64::from(pos.side == Player::Second);
-        let mut z = (u64::from(pos.node) << 1 | side).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        crate::rng::splitmix64(u64::from(pos.node) << 1 | side)
     }
 
     fn max_plies(&self, pos: &TreePos) -> usize {
@@ -733,15 +738,21 @@ impl Notation for Tree {
         if n == 0 {
             return Err(GameError::new(format!(
                 "node {} is a leaf: it has no moves",
-                self.name(pos.node)
+                quote(&self.name(pos.node))
             )));
         }
         self.find_child(pos.node, text.trim()).ok_or_else(|| {
             GameError::new(format!(
-                "'{text}' is not a child of node {} (expected a child's label or an index 1..={n})",
-                self.name(pos.node)
+                "'{}' is not a child of node {} (expected a child's label or an index 1..={n})",
+                quote(text),
+                quote(&self.name(pos.node))
             ))
         })
+    }
+
+    /// The value in the leaves' scale (MAX's view), whoever is to move at `pos`.
+    fn explain_value(&self, pos: &TreePos, value: Value) -> String {
+        format!("leaf value {}", value * pos.side.sign())
     }
 }
 

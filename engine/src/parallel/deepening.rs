@@ -52,6 +52,9 @@ pub fn parallel_iterative_deepening<G: Game>(
             break;
         }
         out.finished(depth, r.value, r.best_move, r.pv, full);
+        if let Some(p) = limits.progress {
+            p.finished_depth(depth);
+        }
     }
     out
 }

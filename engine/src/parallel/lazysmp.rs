@@ -28,7 +28,7 @@ pub(super) fn search<G: Game>(
             scope.spawn(move |_| {
                 let mut w = worker(game, root, tt, shared, limits, config);
                 if t > 0 {
-                    w.ordering.config.jitter = 0x9E37_79B9_7F4A_7C15u64.wrapping_mul(t as u64);
+                    w.ordering.config.jitter = crate::rng::GOLDEN.wrapping_mul(t as u64);
                 }
                 let (value, best) = w.run(algo);
                 if !w.stopped() {

@@ -56,7 +56,8 @@ impl FromStr for Mode {
             "lazysmp" => Ok(Mode::LazySmp),
             "root" => Ok(Mode::Root),
             _ => Err(format!(
-                "unknown parallel mode '{s}' (expected ybwc, lazysmp or root)"
+                "unknown parallel mode '{}' (expected ybwc, lazysmp or root)",
+                crate::game::quote(s)
             )),
         }
     }
@@ -72,7 +73,7 @@ const MAX_NEST: usize = 64;
 
 /// The split points above a task, as indices into the shared abort flags.
 #[derive(Clone, Copy, Debug)]
-pub struct SplitChain {
+pub(crate) struct SplitChain {
     slots: [u16; MAX_NEST],
     len: usize,
 }
@@ -97,12 +98,13 @@ impl SplitChain {
 }
 
 /// State shared by every worker of one parallel search.
-pub struct Shared {
+pub(crate) struct Shared {
     aborts: Box<[AtomicBool]>,
     free: ArrayQueue<u16>,
     stop: AtomicBool,
     nodes: AtomicU64,
     node_limit: Option<u64>,
+    threads: u64,
     totals: [AtomicU64; 7],
     tt_totals: [AtomicU64; 4],
     /// Split points opened, and tasks run under them.
@@ -111,7 +113,7 @@ pub struct Shared {
 }
 
 impl Shared {
-    fn new(node_limit: Option<u64>) -> Self {
+    fn new(node_limit: Option<u64>, threads: usize) -> Self {
         let free = ArrayQueue::new(SLOTS);
         for i in 0..SLOTS {
             // The queue was made with room for exactly these.
@@ -123,6 +125,7 @@ impl Shared {
             stop: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             node_limit,
+            threads: threads.max(1) as u64,
             totals: Default::default(),
             tt_totals: Default::default(),
             splits: AtomicU64::new(0),
@@ -153,6 +156,20 @@ impl Shared {
     pub(crate) fn add_nodes(&self, n: u64) -> bool {
         let total = self.nodes.fetch_add(n, Relaxed) + n;
         self.node_limit.is_some_and(|l| total >= l)
+    }
+
+    /// How many nodes a worker may search before its next look at the shared count: `every`
+    /// without a node budget; with one, a share of what is left, so that all the workers
+    /// together overshoot the budget by a few nodes each, not by `every` each.
+    #[inline]
+    pub(crate) fn check_every(&self, every: u64) -> u64 {
+        match self.node_limit {
+            None => every,
+            Some(limit) => {
+                let left = limit.saturating_sub(self.nodes.load(Relaxed));
+                (left / (2 * self.threads)).clamp(1, every)
+            }
+        }
     }
 
     /// Hands in the nodes `s` has not reported yet, when a node budget needs them counted
@@ -211,6 +228,8 @@ impl Shared {
             t.fetch_add(v, Relaxed);
         }
         self.add_nodes(st.nodes - s.reported);
+        s.publish();
+        s.published = 0;
         s.stats = Stats::default();
         s.tt_stats = TtStats::default();
         s.reported = 0;
@@ -300,9 +319,10 @@ impl Default for ParallelConfig {
     }
 }
 
-/// Searches `root` with `algo` (`Pvs` or `Solve`; the others run serially) on the threads of
-/// `pool`, sharing `tt`, within `limits` (their stop flag is honoured, and raised by the
-/// search itself when a budget runs out).
+/// Searches `root` with `algo` on the threads of `pool`, sharing `tt`, within `limits` (their
+/// stop flag is honoured, and raised by the search itself when a budget runs out). `Pvs` and
+/// `Solve` run in parallel; every other algorithm runs serially on the calling thread, as
+/// asked (its node counts are then the serial figures), with the table only if it uses one.
 pub fn parallel_search<G: Game>(
     game: &G,
     root: G::Pos,
@@ -312,8 +332,19 @@ pub fn parallel_search<G: Game>(
     config: ParallelConfig,
     limits: Limits<'_>,
 ) -> ParallelResult<G::Move> {
-    let shared = Shared::new(limits.nodes);
+    if !matches!(algo, Algorithm::Pvs | Algorithm::Solve) {
+        return serial(
+            game,
+            root,
+            algo,
+            tt,
+            config,
+            limits,
+            pool.current_num_threads(),
+        );
+    }
     let threads = pool.current_num_threads();
+    let shared = Shared::new(limits.nodes, threads);
     let per_thread: Vec<CachePadded<AtomicU64>> = (0..threads)
         .map(|_| CachePadded::new(AtomicU64::new(0)))
         .collect();
@@ -350,6 +381,41 @@ pub fn parallel_search<G: Game>(
     }
 }
 
+/// [`parallel_search`] for the algorithms that have no parallel form: one searcher on the
+/// calling thread, its counts reported as the first thread's.
+fn serial<G: Game>(
+    game: &G,
+    root: G::Pos,
+    algo: Algorithm,
+    tt: &TranspositionTable,
+    config: ParallelConfig,
+    limits: Limits<'_>,
+    threads: usize,
+) -> ParallelResult<G::Move> {
+    let mut s = Searcher::new(game, root, config.depth)
+        .with_limits(limits)
+        .weak(config.weak)
+        .want_move(config.want_move);
+    if algo.uses_table() {
+        s = s.with_table(tt);
+    }
+    let (value, best_move) = s.run(algo);
+    let stats = s.stats();
+    let mut nodes_per_thread = vec![0; threads.max(1)];
+    nodes_per_thread[0] = stats.nodes;
+    ParallelResult {
+        value,
+        best_move,
+        pv: s.pv().to_vec(),
+        stats,
+        nodes_per_thread,
+        tt: s.tt_stats(),
+        splits: 0,
+        tasks: 0,
+        stopped: s.stopped(),
+    }
+}
+
 /// A searcher for a worker: the shared table, the parallel state, the caller's limits but
 /// with the shared stop flag.
 fn worker<'g, G: Game>(
@@ -367,10 +433,14 @@ fn worker<'g, G: Game>(
             nodes: None,
             deadline: limits.deadline,
             stop: limits.stop,
+            progress: limits.progress,
         })
         .weak(config.weak)
         .want_move(config.want_move);
     s.par = Some(shared);
+    // The first poll looks at the shared count at once and spaces the next ones by what a
+    // node budget has left (see `Shared::check_every`).
+    s.next_check = 0;
     s
 }
 

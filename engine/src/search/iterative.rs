@@ -92,6 +92,9 @@ pub fn iterative_deepening<G: Game>(
             break;
         }
         out.finished(depth, value, best_move, s.pv().to_vec(), full);
+        if let Some(p) = limits.progress {
+            p.finished_depth(depth);
+        }
     }
     if last_depth == 0 {
         let (value, best_move) = s.run(Algorithm::Pvs);

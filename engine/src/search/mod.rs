@@ -1,5 +1,5 @@
 //! Serial game-tree searches, one file per algorithm, all running in a [`Searcher`]: the game,
-//! a preallocated [`Arena`], the statistics and an [`Observer`] that can record a trace.
+//! a preallocated arena (one stack frame per ply), the statistics and an [`Observer`] that can record a trace.
 
 mod ab;
 mod alphabeta;
@@ -8,10 +8,13 @@ mod minimax;
 mod mtdf;
 mod negamax;
 mod nullwindow;
+mod progress;
 pub(crate) mod pvs;
+pub mod theory;
 mod veb;
 
 pub use iterative::{iterative_deepening, Deepening, Iteration};
+pub use progress::{Progress, Snapshot};
 
 use crate::arena::Arena;
 use crate::game::{Game, MoveBuffer, Value};
@@ -37,7 +40,7 @@ pub struct Stats {
     /// Deepest ply reached (the root is ply 0).
     pub max_ply: u32,
     /// Positions with a single move passed through statically, not counted in `nodes` (see
-    /// [`Game::forced_lines_static`](crate::Game::forced_lines_static)).
+    /// [`crate::Game::forced_lines_static`]).
     pub forced: u64,
     /// Nodes cut off by a child's table entry (enhanced transposition cutoffs).
     pub etc_cutoffs: u64,
@@ -103,11 +106,15 @@ pub enum Algorithm {
     Mtdf,
     /// Exact solving by bisecting the value range with null-window searches, with the table.
     Solve,
+    /// The game's own exact theory, no tree search (Sprague-Grundy for the control game, a
+    /// memoised heap for the take-away games): see [`theory::theory`]. A game without one is
+    /// searched by PVS instead (with the table only if the searcher was given one).
+    Theory,
 }
 
 impl Algorithm {
     /// Every algorithm, for tests and sweeps.
-    pub const ALL: [Algorithm; 9] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::Minimax,
         Algorithm::Negamax,
         Algorithm::AlphaBeta,
@@ -117,6 +124,7 @@ impl Algorithm {
         Algorithm::Pvs,
         Algorithm::Mtdf,
         Algorithm::Solve,
+        Algorithm::Theory,
     ];
 
     /// True for the searches that use the table, move ordering and game knowledge hooks.
@@ -136,6 +144,7 @@ impl Algorithm {
             Algorithm::Pvs => "pvs",
             Algorithm::Mtdf => "mtdf",
             Algorithm::Solve => "solve",
+            Algorithm::Theory => "theory",
         }
     }
 }
@@ -154,7 +163,8 @@ impl FromStr for Algorithm {
             .find(|a| a.name() == s)
             .ok_or_else(|| {
                 format!(
-                    "unknown algorithm '{s}' (expected one of: {})",
+                    "unknown algorithm '{}' (expected one of: {})",
+                    crate::game::quote(s),
                     Algorithm::ALL.map(|a| a.name()).join(", ")
                 )
             })
@@ -208,6 +218,8 @@ pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
     pub(crate) chain: crate::parallel::SplitChain,
     /// Nodes already reported to the parallel search's shared counter.
     pub(crate) reported: u64,
+    /// Nodes already published to `limits.progress`.
+    pub(crate) published: u64,
 }
 
 /// When a search must stop early. A stopped search's result is thrown away by its caller
@@ -220,6 +232,9 @@ pub struct Limits<'a> {
     pub deadline: Option<Instant>,
     /// Stop when this flag is raised (by another thread, a signal handler, a timer).
     pub stop: Option<&'a AtomicBool>,
+    /// Publish the nodes searched, the solver's window and the depths finished here, for
+    /// another thread to read while the search runs.
+    pub progress: Option<&'a Progress>,
 }
 
 /// How many nodes pass between two looks at the clock and the stop flag.
@@ -255,6 +270,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             par: None,
             chain: crate::parallel::SplitChain::default(),
             reported: 0,
+            published: 0,
         }
     }
 
@@ -274,6 +290,11 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     pub fn with_ordering(mut self, config: OrderingConfig) -> Self {
         self.ordering.config = config;
         self
+    }
+
+    /// Replaces the limits of the next runs.
+    pub fn set_limits(&mut self, limits: Limits<'g>) {
+        self.limits = limits;
     }
 
     /// Sets the node, time and stop-flag limits.
@@ -372,7 +393,15 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             }
         }
         if self.stats.nodes >= self.next_check {
-            self.next_check = self.stats.nodes + CHECK_EVERY;
+            self.next_check = self.stats.nodes
+                + self
+                    .par
+                    .map_or(CHECK_EVERY, |par| par.check_every(CHECK_EVERY));
+            if let Some(limit) = self.limits.nodes {
+                // The node budget is hard: the next check falls on it exactly.
+                self.next_check = self.next_check.min(limit.max(self.stats.nodes + 1));
+            }
+            self.publish();
             self.stopped = self.over_budget();
             if let Some(par) = self.par {
                 let fresh = self.stats.nodes - self.reported;
@@ -387,14 +416,26 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         self.stopped
     }
 
+    /// Adds the nodes counted since the last call to `limits.progress`, if any.
+    pub(crate) fn publish(&mut self) {
+        if let Some(p) = self.limits.progress {
+            p.add_nodes(self.stats.nodes - self.published);
+            self.published = self.stats.nodes;
+        }
+    }
+
     /// Runs `algo` from the root; returns the root value (side to move) and the best move.
     /// The PV is left in [`Searcher::pv`]. Allocates nothing.
     pub fn run(&mut self, algo: Algorithm) -> (Value, Option<G::Move>) {
         let root = self.arena.ply(0).pos;
         self.arena.reset(root);
         self.stats = Stats::default();
+        self.published = 0;
         self.stopped = false;
-        self.next_check = CHECK_EVERY.min(self.limits.nodes.unwrap_or(u64::MAX));
+        self.next_check = self
+            .par
+            .map_or(CHECK_EVERY, |par| par.check_every(CHECK_EVERY))
+            .min(self.limits.nodes.unwrap_or(u64::MAX));
         if let Some(tt) = self.tt {
             tt.new_search();
         }
@@ -410,12 +451,44 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             Algorithm::Ab => self.ab(0, -crate::INF, crate::INF),
             Algorithm::Pvs => self.pvs(0, -crate::INF, crate::INF),
             Algorithm::Mtdf => self.mtdf(0),
-            Algorithm::Solve => return self.solve(),
+            Algorithm::Solve => {
+                let r = self.solve();
+                self.publish();
+                return r;
+            }
+            Algorithm::Theory => return self.run_theory(root),
         };
+        self.publish();
         let mut best = self.arena.pv().first().copied();
         if best.is_none() && algo.uses_table() && !self.stopped {
             // The game's knowledge can settle the root without a move (an immediate win):
             // find the move that achieves the value.
+            best = self.root_move(value);
+        }
+        (value, best)
+    }
+
+    /// [`Algorithm::Theory`]: the game's theory, one node; PVS if the game has none.
+    fn run_theory(&mut self, root: G::Pos) -> (Value, Option<G::Move>) {
+        // The theory gives game values: a depth-limited search is left to PVS, whose value
+        // at the horizon is the evaluation's.
+        let to_the_end = self.horizon >= self.game.max_plies(&root);
+        if let Some((value, best, line)) = to_the_end
+            .then(|| theory::theory(self.game, root))
+            .flatten()
+        {
+            self.stats.nodes = 1;
+            self.stats.leaves = u64::from(self.game.outcome(&root).is_some());
+            let row = &mut self.arena.ply_mut(0).pv;
+            row.clear();
+            row.extend_from_slice(&line);
+            self.publish();
+            return (value, best);
+        }
+        let value = self.pvs(0, -crate::INF, crate::INF);
+        self.publish();
+        let mut best = self.arena.pv().first().copied();
+        if best.is_none() && !self.stopped {
             best = self.root_move(value);
         }
         (value, best)

@@ -49,6 +49,9 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
             } else {
                 lo = r.min(hi);
             }
+            if let Some(p) = self.limits.progress {
+                p.narrow(lo, hi);
+            }
         }
         if self.weak {
             lo = if lo > 0 {

@@ -1,0 +1,327 @@
+//! `cutoff analyse GAME [POSITION]`: the exact value of every legal move, as the front ends of
+//! the strong Connect Four solvers show the seven column scores.
+
+use super::CliResult;
+use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
+use cutoff::solver::{Solver, Threads, Verdict};
+use cutoff::tt::TranspositionTable;
+use cutoff::{Algorithm, Game, MoveBuffer, Value};
+use serde::Serialize;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Arguments of `cutoff analyse`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game and its position.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Transposition table size in MiB, one table shared by every move's search.
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
+    /// Threads for each move's search (default: all cores); 1 runs the serial search.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// The exact scores of the legal moves of one position.
+#[derive(Clone, Debug)]
+pub struct MoveScores<M> {
+    /// Each legal move with its value from the side to move at the position, in the game's
+    /// order (see [`score_moves`]).
+    pub moves: Vec<(M, Value)>,
+    /// Nodes searched, over all the moves.
+    pub nodes: u64,
+}
+
+impl<M: Copy> MoveScores<M> {
+    /// The best value and the first move that reaches it, `None` without moves.
+    pub fn best(&self) -> Option<(M, Value)> {
+        let mut best: Option<(M, Value)> = None;
+        for &(mv, v) in &self.moves {
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((mv, v));
+            }
+        }
+        best
+    }
+}
+
+/// How a searcher runs: its table, threads and the flag that stops it.
+pub struct Engine<'a> {
+    /// The table every search shares.
+    pub tt: &'a TranspositionTable,
+    /// A pool for the parallel search, `None` for the serial one.
+    pub pool: Option<&'a rayon::ThreadPool>,
+    /// Automatic threads (one first, the pool once a search proves large) or exactly the
+    /// pool's.
+    pub auto: bool,
+    /// Raised by Ctrl-C: the searches poll it.
+    pub stop: &'a AtomicBool,
+}
+
+impl<'a> Engine<'a> {
+    /// A pool of `threads` threads if more than one.
+    pub fn pool(threads: usize) -> Result<Option<rayon::ThreadPool>, String> {
+        if threads <= 1 {
+            return Ok(None);
+        }
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map(Some)
+            .map_err(|e| format!("cannot start {threads} threads: {e}"))
+    }
+
+    /// Solves `pos` exactly with the null-window solver (through [`Solver`], the engine's one
+    /// way to run a search): its value from the side to move, a best move (where the
+    /// position has moves) and the nodes searched; `Err` with the nodes searched if the stop
+    /// flag was raised first.
+    pub fn solve<G: Game>(
+        &self,
+        game: &G,
+        pos: G::Pos,
+        _want_move: bool,
+    ) -> Result<(Value, Option<G::Move>, u64), u64> {
+        let mut solver = Solver::new(game)
+            .position(pos)
+            .algorithm(Algorithm::Solve)
+            .table(self.tt)
+            .stop_flag(self.stop);
+        solver = match self.pool {
+            Some(pool) if self.auto => solver.pool(pool).thread_policy(Threads::Auto),
+            Some(pool) => solver.pool(pool).threads(pool.current_num_threads()),
+            None => solver.threads(1),
+        };
+        // The settings above are always valid and the table is the caller's: no error.
+        let out = solver.run().map_err(|_| 0u64)?;
+        match out.verdict {
+            Verdict::Exact(v) => Ok((v, out.best_move, out.stats.nodes)),
+            _ => Err(out.stats.nodes),
+        }
+    }
+}
+
+/// Scores every legal move of `pos`: plays it and solves the child exactly, the value negated
+/// to be the mover's. The moves come in the game's order, except that moves written as plain
+/// numbers (columns, cells, amounts) are sorted by that number. `Err` with the nodes searched
+/// if the stop flag was raised first. A terminal position has no moves.
+pub fn score_moves<G: Describe>(
+    game: &G,
+    pos: &G::Pos,
+    engine: &Engine<'_>,
+) -> Result<MoveScores<G::Move>, u64> {
+    let mut list = G::Moves::default();
+    if game.outcome(pos).is_none() {
+        game.moves(pos, &mut list);
+    }
+    let mut moves: Vec<G::Move> = list.as_slice().to_vec();
+    let numbers: Option<Vec<u64>> = moves
+        .iter()
+        .map(|&m| game.format_move(pos, m).parse().ok())
+        .collect();
+    if let Some(numbers) = numbers {
+        let mut keyed: Vec<(u64, G::Move)> = numbers.into_iter().zip(moves).collect();
+        keyed.sort_by_key(|&(n, _)| n);
+        moves = keyed.into_iter().map(|(_, m)| m).collect();
+    }
+    let mut nodes = 0;
+    let mut scored = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let child = game.play(pos, mv);
+        match engine.solve(game, child, false) {
+            Ok((v, _, n)) => {
+                nodes += n;
+                scored.push((mv, -v));
+            }
+            Err(n) => return Err(nodes + n),
+        }
+    }
+    Ok(MoveScores {
+        moves: scored,
+        nodes,
+    })
+}
+
+/// One move in the JSON report.
+#[derive(Serialize)]
+pub struct MoveJson {
+    /// The move in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Its value, from the side to move at the position (trees: the leaves' scale).
+    pub value: Value,
+    /// The value in words.
+    pub explain: String,
+}
+
+/// The JSON report of `cutoff analyse`.
+#[derive(Serialize)]
+pub struct AnalyseJson {
+    /// The game's name.
+    pub game: String,
+    /// The position as given on the command line (`null` if none was).
+    pub position: Option<String>,
+    /// The side to move, named.
+    pub to_move: String,
+    /// Whether the position is terminal (then `moves` is empty).
+    pub terminal: bool,
+    /// The position's value: the best move's, or the outcome at a terminal position.
+    pub value: Value,
+    /// The value in words.
+    pub explain: String,
+    /// A best move, `null` at a terminal position.
+    pub best_move: Option<String>,
+    /// Every legal move with its value.
+    pub moves: Vec<MoveJson>,
+    /// Nodes searched, over all the moves.
+    pub nodes: u64,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+}
+
+/// Runs `cutoff analyse`.
+pub fn run(args: &Args) -> CliResult {
+    if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
+        return Err(format!(
+            "--tt-mb must be between 1 and 1048576, got {}",
+            args.tt_mb
+        ));
+    }
+    let threads = super::threads(args.threads)?;
+    let game = AnyGame::parse(&args.game)?;
+    let scale = game.scale();
+    game.visit(Analyse {
+        args,
+        threads,
+        scale,
+    })
+}
+
+/// `analyse` for one game.
+struct Analyse<'a> {
+    args: &'a Args,
+    threads: usize,
+    scale: Value,
+}
+
+impl GameVisitor for Analyse<'_> {
+    type Output = CliResult;
+
+    fn visit<G: Describe>(self, game: &G) -> CliResult {
+        let pos = game.initial();
+        let tt = super::table(self.args.tt_mb)?;
+        let pool = Engine::pool(self.threads)?;
+        let engine = Engine {
+            tt: &tt,
+            pool: pool.as_ref(),
+            auto: self.args.threads.is_none(),
+            stop: crate::interrupt::install(),
+        };
+        let start = Instant::now();
+        let scores = score_moves(game, &pos, &engine).map_err(|nodes| {
+            format!("interrupted after {nodes} nodes, before every move was scored")
+        })?;
+        let time_ms = start.elapsed().as_secs_f64() * 1e3;
+        let outcome = game.outcome(&pos);
+        let best = scores.best();
+        let value = outcome.or(best.map(|(_, v)| v)).unwrap_or(0);
+        let rows: Vec<MoveJson> = scores
+            .moves
+            .iter()
+            .map(|&(mv, v)| MoveJson {
+                mv: game.format_move(&pos, mv),
+                value: v * self.scale,
+                explain: game.explain_value(&pos, v),
+            })
+            .collect();
+        let report = AnalyseJson {
+            game: game.name().to_string(),
+            position: self.args.game.position.clone(),
+            to_move: game.to_move_name(&pos).to_string(),
+            terminal: outcome.is_some(),
+            value: value * self.scale,
+            explain: game.explain_value(&pos, value),
+            best_move: best.map(|(mv, _)| game.format_move(&pos, mv)),
+            moves: rows,
+            nodes: scores.nodes,
+            time_ms,
+        };
+        if self.args.json {
+            let text =
+                serde_json::to_string(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
+            println!("{text}");
+        } else {
+            print!("{}", text_report(game, &pos, &report));
+        }
+        Ok(())
+    }
+}
+
+/// The text report: the position, a table of the moves and the totals.
+fn text_report<G: Describe>(game: &G, pos: &G::Pos, r: &AnalyseJson) -> String {
+    let mut s = String::new();
+    s.push_str(&format!("game:      {}\n", r.game));
+    s.push_str(&format!("position:  {}\n", game.describe(pos)));
+    if r.terminal {
+        s.push_str(&format!(
+            "terminal position: no moves; value {}\n",
+            with_words(r.value, &r.explain)
+        ));
+        return s;
+    }
+    s.push_str(&format!(
+        "scores for {}, the side to move:\n",
+        game.to_move_name(pos)
+    ));
+    s.push_str(&move_table(&r.moves));
+    s.push_str(&format!("value:     {}\n", with_words(r.value, &r.explain)));
+    s.push_str(&format!(
+        "best move: {}\n",
+        r.best_move.as_deref().unwrap_or("none")
+    ));
+    s.push_str(&format!("nodes:     {}\n", r.nodes));
+    s.push_str(&format!("time:      {:.3} ms\n", r.time_ms));
+    s
+}
+
+/// The moves as aligned columns: move, value, words; one line each, ending in a newline.
+pub fn move_table(moves: &[MoveJson]) -> String {
+    let mw = moves
+        .iter()
+        .map(|m| m.mv.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let vw = moves
+        .iter()
+        .map(|m| m.value.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    // A game whose words are the number itself (random trees) shows no third column.
+    let words = moves.iter().any(|m| m.explain != m.value.to_string());
+    let mut s = format!("  {:<mw$}  {:>vw$}", "move", "value");
+    s.push_str(if words { "  meaning\n" } else { "\n" });
+    for m in moves {
+        s.push_str(&format!("  {:<mw$}  {:>vw$}", m.mv, m.value));
+        if words {
+            s.push_str("  ");
+            s.push_str(&m.explain);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// `value (words)`, or the value alone where the words are the number itself.
+pub fn with_words(value: Value, words: &str) -> String {
+    if words == value.to_string() {
+        value.to_string()
+    } else {
+        format!("{value} ({words})")
+    }
+}

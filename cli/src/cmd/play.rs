@@ -1,0 +1,324 @@
+//! `cutoff play GAME [POSITION]`: play against the solver in the terminal, one command a line
+//! from standard input (so a game can be piped in), the engine answering with an exact solve.
+
+use super::analyse::{move_table, score_moves, with_words, Engine, MoveJson};
+use super::CliResult;
+use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
+use cutoff::{MoveBuffer, Player};
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+/// Who moves first from the position given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum First {
+    /// The person at the terminal.
+    Human,
+    /// The solver.
+    Engine,
+}
+
+fn parse_first(s: &str) -> Result<First, String> {
+    match s {
+        "human" => Ok(First::Human),
+        "engine" => Ok(First::Engine),
+        _ => Err(format!("unknown player '{s}' (expected human or engine)")),
+    }
+}
+
+/// Arguments of `cutoff play`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game and the position to start from.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Who moves first from the position: human or engine.
+    #[arg(long, default_value = "human", value_parser = parse_first)]
+    pub first: First,
+    /// Transposition table size in MiB, one table kept for the whole game.
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
+    /// Threads for the engine's searches (default: all cores); 1 runs the serial search.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Raised while the program waits at the prompt: Ctrl-C then ends it at once (during a
+/// search it stops the search instead).
+static AT_PROMPT: AtomicBool = AtomicBool::new(false);
+
+/// Watches for Ctrl-C at the prompt, where no search polls the flag: reading standard input
+/// resumes after the signal, so a thread ends the program instead.
+fn watch_prompt(stop: &'static AtomicBool) {
+    std::thread::spawn(move || loop {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        if AT_PROMPT.load(Relaxed) && stop.load(Relaxed) {
+            println!();
+            std::process::exit(i32::from(crate::interrupt::exit_status()));
+        }
+    });
+}
+
+/// Runs `cutoff play`.
+pub fn run(args: &Args) -> CliResult {
+    if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
+        return Err(format!(
+            "--tt-mb must be between 1 and 1048576, got {}",
+            args.tt_mb
+        ));
+    }
+    let threads = super::threads(args.threads)?;
+    let game = AnyGame::parse(&args.game)?;
+    let stop = crate::interrupt::install();
+    watch_prompt(stop);
+    let stdin = std::io::stdin();
+    let stdout = std::io::stdout();
+    game.visit(Play {
+        args,
+        threads,
+        stop,
+        input: stdin.lock(),
+        out: stdout.lock(),
+    })
+}
+
+/// `play` for one game, reading commands from `input` and writing to `out`.
+pub struct Play<'a, R, W> {
+    /// The command line.
+    pub args: &'a Args,
+    /// Threads for the engine's searches.
+    pub threads: usize,
+    /// The flag Ctrl-C raises.
+    pub stop: &'a AtomicBool,
+    /// The commands, one a line.
+    pub input: R,
+    /// Where the game is shown.
+    pub out: W,
+}
+
+/// Writes a line, ignoring a closed output (the input's end ends the game).
+macro_rules! say {
+    ($out:expr, $($arg:tt)*) => {{
+        let _ = writeln!($out, $($arg)*);
+    }};
+}
+
+const HELP: &str = "commands:
+  MOVE          play a move in the game's notation
+  hint, scores  the exact score of every move, for you
+  undo          take back your last move and the engine's reply
+  board         show the position again
+  help          this list
+  quit          end the game";
+
+/// The longest command line `play` reads, in bytes.
+const MAX_LINE: u64 = 4096;
+
+impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
+    type Output = CliResult;
+
+    fn visit<G: Describe>(mut self, game: &G) -> CliResult {
+        let tt = super::table(self.args.tt_mb)?;
+        let pool = Engine::pool(self.threads)?;
+        let engine = Engine {
+            tt: &tt,
+            pool: pool.as_ref(),
+            auto: self.args.threads.is_none(),
+            stop: self.stop,
+        };
+        let out = &mut self.out;
+        let mut pos = game.initial();
+        let human = match self.args.first {
+            First::Human => game.to_move(&pos),
+            First::Engine => game.to_move(&pos).other(),
+        };
+        say!(
+            out,
+            "{}: you play {}, the engine {}. Type a move{}, or help.",
+            game.name(),
+            game.side_name(human),
+            game.side_name(human.other()),
+            example(game, &pos).map_or(String::new(), |m| format!(" (like {m})")),
+        );
+        show(game, &pos, human, out);
+        // The positions before each of the human's moves, for undo.
+        let mut history: Vec<G::Pos> = Vec::new();
+        let mut announced = false;
+        let mut line = String::new();
+        loop {
+            let over = game.outcome(&pos);
+            if over.is_none() && game.to_move(&pos) != human {
+                let (value, best, _) = engine
+                    .solve(game, pos, true)
+                    .map_err(|_| "interrupted while the engine was thinking".to_string())?;
+                let Some(mv) = best.or_else(|| first_move(game, &pos)) else {
+                    return Err("the engine found no move in a position that is not over".into());
+                };
+                let words = game.explain_value(&pos, value);
+                let words = if words == value.to_string() {
+                    String::new()
+                } else {
+                    format!(": {words}")
+                };
+                say!(
+                    out,
+                    "engine plays {}  (score {value} for the engine{words})",
+                    game.format_move(&pos, mv),
+                );
+                pos = game.play(&pos, mv);
+                show(game, &pos, human, out);
+                continue;
+            }
+            if let Some(v) = over {
+                if !announced {
+                    announce(game, &pos, v, human, out);
+                    announced = true;
+                }
+            }
+            let _ = write!(out, "{}> ", game.side_name(human));
+            let _ = out.flush();
+            line.clear();
+            AT_PROMPT.store(true, Relaxed);
+            // A line is read up to a bound: an endless one (`< /dev/zero`) is an error, not a
+            // growing buffer.
+            let read =
+                <&mut R as std::io::Read>::take(&mut self.input, MAX_LINE + 1).read_line(&mut line);
+            AT_PROMPT.store(false, Relaxed);
+            match read {
+                Ok(0) => {
+                    say!(out, "");
+                    return Ok(());
+                }
+                Ok(n) if n as u64 > MAX_LINE => {
+                    return Err(format!(
+                        "a line of input is longer than the {MAX_LINE}-byte limit"
+                    ))
+                }
+                Ok(_) => {}
+                Err(e) => return Err(format!("cannot read standard input: {e}")),
+            }
+            let cmd = line.trim();
+            match cmd.to_ascii_lowercase().as_str() {
+                "" => {}
+                "quit" | "exit" | "q" => return Ok(()),
+                "help" | "?" => say!(out, "{HELP}"),
+                "board" | "show" => show(game, &pos, human, out),
+                "undo" => match history.pop() {
+                    Some(before) => {
+                        pos = before;
+                        announced = false;
+                        say!(out, "taken back");
+                        show(game, &pos, human, out);
+                    }
+                    None => say!(out, "nothing to undo"),
+                },
+                "hint" | "scores" => {
+                    if over.is_some() {
+                        say!(out, "the game is over: undo or quit");
+                        continue;
+                    }
+                    let scores = score_moves(game, &pos, &engine)
+                        .map_err(|_| "interrupted while scoring the moves".to_string())?;
+                    let rows: Vec<MoveJson> = scores
+                        .moves
+                        .iter()
+                        .map(|&(mv, v)| MoveJson {
+                            mv: game.format_move(&pos, mv),
+                            value: v,
+                            explain: game.explain_value(&pos, v),
+                        })
+                        .collect();
+                    say!(out, "scores for you ({}):", game.side_name(human));
+                    let _ = write!(out, "{}", move_table(&rows));
+                    if let Some((mv, v)) = scores.best() {
+                        say!(
+                            out,
+                            "best: {}, {}",
+                            game.format_move(&pos, mv),
+                            with_words(v, &game.explain_value(&pos, v))
+                        );
+                    }
+                }
+                _ => {
+                    if over.is_some() {
+                        say!(out, "the game is over: undo or quit");
+                        continue;
+                    }
+                    match game.parse_move(&pos, cmd) {
+                        Ok(mv) => {
+                            history.push(pos);
+                            say!(out, "you play {}", game.format_move(&pos, mv));
+                            pos = game.play(&pos, mv);
+                            show(game, &pos, human, out);
+                        }
+                        Err(e) => say!(out, "{e}; type help for the commands"),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The first legal move of `pos`, if any.
+fn first_move<G: Describe>(game: &G, pos: &G::Pos) -> Option<G::Move> {
+    let mut list = G::Moves::default();
+    game.moves(pos, &mut list);
+    list.as_slice().first().copied()
+}
+
+/// A legal move of `pos` in the game's notation, to show what a move looks like.
+fn example<G: Describe>(game: &G, pos: &G::Pos) -> Option<String> {
+    if game.outcome(pos).is_some() {
+        return None;
+    }
+    first_move(game, pos).map(|mv| game.format_move(pos, mv))
+}
+
+/// The position: the game's diagram where it has one, else its one-line description.
+fn show<G: Describe, W: Write>(game: &G, pos: &G::Pos, human: Player, out: &mut W) {
+    match game.diagram(pos) {
+        Some(d) => {
+            say!(out, "{d}");
+            if game.outcome(pos).is_none() {
+                let who = if game.to_move(pos) == human {
+                    "you"
+                } else {
+                    "the engine"
+                };
+                say!(out, "{} to move ({who})", game.to_move_name(pos));
+            }
+        }
+        None => say!(out, "{}", game.describe(pos)),
+    }
+}
+
+/// Says who won the game ended at `pos`, whose outcome is `value` for the side to move.
+fn announce<G: Describe, W: Write>(
+    game: &G,
+    pos: &G::Pos,
+    value: cutoff::Value,
+    human: Player,
+    out: &mut W,
+) {
+    let mover = game.to_move(pos);
+    let verdict = match value.signum() {
+        0 => "a draw".to_string(),
+        s => {
+            let winner = if s > 0 { mover } else { mover.other() };
+            if winner == human {
+                format!("you win ({} wins)", game.side_name(winner))
+            } else {
+                format!("the engine wins ({} wins)", game.side_name(winner))
+            }
+        }
+    };
+    say!(out, "game over: {verdict}");
+    if game.value_range() != (-1, 1) {
+        say!(
+            out,
+            "final score for {}: {}",
+            game.side_name(mover),
+            with_words(value, &game.explain_value(pos, value))
+        );
+    }
+    say!(out, "(undo takes your last move back; quit ends)");
+}

@@ -1,0 +1,438 @@
+//! Reading `GAME [POSITION]` from the command line, for every subcommand that takes one, and
+//! what a front end shows of a position beyond the engine's [`Notation`].
+//!
+//! [`AnyGame::parse`] turns the game's name, its position text and the options of the tree
+//! games into one of the engine's games; [`AnyGame::visit`] hands it, with its concrete type,
+//! to a [`GameVisitor`], so that a subcommand writes its work once as a generic function:
+//!
+//! ```
+//! use cutoff_cli::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
+//!
+//! struct Name;
+//! impl GameVisitor for Name {
+//!     type Output = String;
+//!     fn visit<G: Describe>(self, game: &G) -> String {
+//!         format!("{}: {}", game.name(), game.describe(&game.initial()))
+//!     }
+//! }
+//!
+//! let args = GameArgs::new(GameKind::Stones, Some("4"));
+//! let game = AnyGame::parse(&args).unwrap();
+//! assert_eq!(game.visit(Name), "stones: 4 stones left, first player to move");
+//! ```
+
+use cutoff::games::connect4::{Board as Connect4Board, Connect4};
+use cutoff::games::control::{Control, ControlPos};
+use cutoff::games::random_tree::{Order, RandomPos, RandomTree};
+use cutoff::games::sim::{Sim, SimPos, EDGES};
+use cutoff::games::takeaway::{TakeAway, TakePos};
+use cutoff::games::tictactoe::{Board as TicTacToeBoard, TicTacToe};
+use cutoff::games::tree::{Tree, TreePos};
+use cutoff::{Algorithm, Notation, Player, Value};
+
+/// The registry of games: the names the command line accepts (checked by clap, listed in
+/// its help and its "did you mean" hints) and each game's default algorithm. A new game adds
+/// its file under `engine/src/games/`, one variant here and one arm in [`AnyGame::parse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum GameKind {
+    /// Take 1-3 sticks; whoever takes the last one loses.
+    Matchsticks,
+    /// Take 1-2 stones; whoever cannot move loses.
+    Stones,
+    /// Tic-tac-toe.
+    Tictactoe,
+    /// The control game (Node Kayles) on an adjacency matrix.
+    Control,
+    /// A hand-written tree from a file.
+    Tree,
+    /// A uniform random tree.
+    Random,
+    /// Connect Four 7x6.
+    Connect4,
+    /// Sim on K6.
+    Sim,
+}
+
+impl GameKind {
+    /// The game's fastest exact algorithm: its own theory for the impartial games, the
+    /// null-window solver where the table and the game's knowledge pay, plain alpha-beta for
+    /// trees (no transpositions, no knowledge, and their textbook node counts).
+    pub fn default_algorithm(self) -> Algorithm {
+        match self {
+            GameKind::Matchsticks | GameKind::Stones | GameKind::Control => Algorithm::Theory,
+            GameKind::Tictactoe | GameKind::Connect4 | GameKind::Sim => Algorithm::Solve,
+            GameKind::Tree | GameKind::Random => Algorithm::AlphaBeta,
+        }
+    }
+
+    /// The name the command line uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::Matchsticks => "matchsticks",
+            GameKind::Stones => "stones",
+            GameKind::Tictactoe => "tictactoe",
+            GameKind::Control => "control",
+            GameKind::Tree => "tree",
+            GameKind::Random => "random",
+            GameKind::Connect4 => "connect4",
+            GameKind::Sim => "sim",
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An algorithm as a command-line value: the names come from the engine's
+/// [`Algorithm::ALL`] and [`Algorithm::name`], so the list clap checks, shows and suggests
+/// from is the engine's own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AlgoArg(pub Algorithm);
+
+/// Every algorithm, as command-line values.
+const ALGOS: [AlgoArg; Algorithm::ALL.len()] = {
+    let mut out = [AlgoArg(Algorithm::ALL[0]); Algorithm::ALL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = AlgoArg(Algorithm::ALL[i]);
+        i += 1;
+    }
+    out
+};
+
+impl clap::ValueEnum for AlgoArg {
+    fn value_variants<'a>() -> &'a [Self] {
+        &ALGOS
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.0.name()))
+    }
+}
+
+/// A game and its position as the command line gives them, with the options that only the
+/// tree games read. Flatten it into a subcommand's arguments (`#[command(flatten)]`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct GameArgs {
+    /// The game.
+    #[arg(value_enum)]
+    pub game: GameKind,
+    /// The position: the number of items (matchsticks, stones), a board of 9 cells
+    /// (tictactoe, optional), an adjacency matrix as rows joined by '/' or a file holding it
+    /// (control), a tree file (tree), the columns played so far (connect4, optional), the
+    /// edges coloured so far like "12 34" (sim, optional). Not used by random.
+    pub position: Option<String>,
+    /// Random trees: branching factor.
+    #[arg(long)]
+    pub branching: Option<usize>,
+    /// Random trees: the tree's depth in plies.
+    #[arg(long)]
+    pub depth: Option<usize>,
+    /// Random trees: seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Random trees: move ordering (random, best-first, worst-first).
+    #[arg(long, default_value = "random", value_parser = parse_order)]
+    pub order: Order,
+    /// Trees: whether the root is a MAX or a MIN node.
+    #[arg(long, default_value = "max", value_parser = parse_root)]
+    pub root: Player,
+}
+
+impl GameArgs {
+    /// `game` at `position`, every option at its default (as the command line's).
+    pub fn new(game: GameKind, position: Option<&str>) -> GameArgs {
+        GameArgs {
+            game,
+            position: position.map(str::to_string),
+            branching: None,
+            depth: None,
+            seed: 1,
+            order: Order::Random,
+            root: Player::First,
+        }
+    }
+}
+
+/// Reads a random tree's ordering.
+pub fn parse_order(s: &str) -> Result<Order, String> {
+    s.parse().map_err(|e: cutoff::GameError| e.to_string())
+}
+
+/// Reads `max` or `min` as a tree root's player.
+pub fn parse_root(s: &str) -> Result<Player, String> {
+    match s {
+        "max" => Ok(Player::First),
+        "min" => Ok(Player::Second),
+        _ => Err(format!("unknown root kind '{s}' (expected max or min)")),
+    }
+}
+
+/// One of the engine's games, set up at the position the command line gave.
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// `matchsticks N` or `stones N`.
+    TakeAway(TakeAway),
+    /// `tictactoe [BOARD]`.
+    TicTacToe(TicTacToe),
+    /// `control MATRIX` (boxed: its neighbourhood table is large).
+    Control(Box<Control>),
+    /// `tree FILE`.
+    Tree(Tree),
+    /// `random --branching B --depth D`.
+    Random(RandomTree),
+    /// `connect4 [MOVES]`.
+    Connect4(Connect4),
+    /// `sim [EDGES]`.
+    Sim(Sim),
+}
+
+/// Work written once for every game: [`AnyGame::visit`] calls [`GameVisitor::visit`] with the
+/// game's concrete type.
+pub trait GameVisitor {
+    /// What the work returns.
+    type Output;
+    /// Does the work on `game`, whose start position ([`cutoff::Game::initial`]) is the one given.
+    fn visit<G: Describe>(self, game: &G) -> Self::Output;
+}
+
+impl AnyGame {
+    /// Sets up the game `args.game` at `args.position`; the error names what is wrong, in one
+    /// line. The tree games read the options: `root` for `tree`, and `branching`, `depth`,
+    /// `seed` and `order` for `random`.
+    pub fn parse(args: &GameArgs) -> Result<AnyGame, String> {
+        let needs = |what: &str| -> Result<&str, String> {
+            args.position
+                .as_deref()
+                .ok_or_else(|| format!("{} needs {what}", args.game))
+        };
+        let game = match args.game {
+            GameKind::Matchsticks => {
+                let n = parse_count(needs("the number of sticks, e.g. 6")?, "sticks")?;
+                AnyGame::TakeAway(TakeAway::matchsticks(n).map_err(|e| e.0)?)
+            }
+            GameKind::Stones => {
+                let n = parse_count(needs("the number of stones, e.g. 4")?, "stones")?;
+                AnyGame::TakeAway(TakeAway::stones(n).map_err(|e| e.0)?)
+            }
+            GameKind::Tictactoe => AnyGame::TicTacToe(match &args.position {
+                Some(board) => TicTacToe::from_board(board).map_err(|e| e.0)?,
+                None => TicTacToe::new(),
+            }),
+            GameKind::Control => {
+                let spec = needs("an adjacency matrix (rows joined by '/') or a file holding one")?;
+                let text = crate::cmd::control_text(spec)?;
+                AnyGame::Control(Box::new(Control::parse(&text).map_err(|e| e.0)?))
+            }
+            GameKind::Tree => {
+                let file = needs("a tree file")?;
+                let text = crate::cmd::read_file(file)?;
+                AnyGame::Tree(Tree::parse(&text, args.root).map_err(|e| e.0)?)
+            }
+            GameKind::Connect4 => AnyGame::Connect4(
+                Connect4::from_moves(args.position.as_deref().unwrap_or("")).map_err(|e| e.0)?,
+            ),
+            GameKind::Sim => AnyGame::Sim(
+                Sim::from_moves(args.position.as_deref().unwrap_or("")).map_err(|e| e.0)?,
+            ),
+            GameKind::Random => {
+                if let Some(p) = &args.position {
+                    return Err(format!("random takes no position, got '{p}'"));
+                }
+                let b = args
+                    .branching
+                    .ok_or("random needs --branching B (and --depth D)")?;
+                let d = args
+                    .depth
+                    .ok_or("random needs --depth D (and --branching B)")?;
+                AnyGame::Random(RandomTree::new(b, d, args.seed, args.order).map_err(|e| e.0)?)
+            }
+        };
+        Ok(game)
+    }
+
+    /// Runs `visitor` on the game.
+    pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+        match self {
+            AnyGame::TakeAway(g) => visitor.visit(g),
+            AnyGame::TicTacToe(g) => visitor.visit(g),
+            AnyGame::Control(g) => visitor.visit(g.as_ref()),
+            AnyGame::Tree(g) => visitor.visit(g),
+            AnyGame::Random(g) => visitor.visit(g),
+            AnyGame::Connect4(g) => visitor.visit(g),
+            AnyGame::Sim(g) => visitor.visit(g),
+        }
+    }
+
+    /// The game's name as the command line spells it.
+    pub fn name(&self) -> &'static str {
+        struct Name;
+        impl GameVisitor for Name {
+            type Output = &'static str;
+            fn visit<G: Describe>(self, game: &G) -> &'static str {
+                game.name()
+            }
+        }
+        self.visit(Name)
+    }
+
+    /// Turns a value from the side to move at the start into the one the commands report:
+    /// +1, but -1 for a tree with a MIN root, whose values are reported in the leaves' scale
+    /// (MAX's view).
+    pub fn scale(&self) -> Value {
+        match self {
+            AnyGame::Tree(t) => t.root_side().sign(),
+            _ => 1,
+        }
+    }
+}
+
+/// Reads a heap size.
+fn parse_count(text: &str, what: &str) -> Result<u32, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("invalid number of {what} '{text}' (expected a non-negative integer)"))
+}
+
+/// What a front end shows of a position besides the engine's [`Notation`]: a one-line
+/// description (the board diagram, where a game has one, is [`Notation::diagram`]) and the
+/// players' names.
+pub trait Describe: Notation {
+    /// The position in one line.
+    fn describe(&self, pos: &Self::Pos) -> String;
+
+    /// How a person calls `side`.
+    fn side_name(&self, side: Player) -> &'static str {
+        match side {
+            Player::First => "first player",
+            Player::Second => "second player",
+        }
+    }
+
+    /// The side to move in `pos`, named.
+    fn to_move_name(&self, pos: &Self::Pos) -> &'static str {
+        self.side_name(self.to_move(pos))
+    }
+}
+
+impl Describe for TakeAway {
+    fn describe(&self, pos: &TakePos) -> String {
+        let what = match self.name() {
+            "matchsticks" => "sticks",
+            "stones" => "stones",
+            _ => "items",
+        };
+        format!(
+            "{} {what} left, {} to move",
+            pos.items,
+            self.side_name(pos.side)
+        )
+    }
+}
+
+impl Describe for TicTacToe {
+    fn describe(&self, pos: &TicTacToeBoard) -> String {
+        format!("{}, {} to move", pos.notation(), self.to_move_name(pos))
+    }
+
+    fn side_name(&self, side: Player) -> &'static str {
+        match side {
+            Player::First => "X",
+            Player::Second => "O",
+        }
+    }
+}
+
+impl Describe for Connect4 {
+    fn describe(&self, pos: &Connect4Board) -> String {
+        format!(
+            "{} stones played, {} to move",
+            pos.moves,
+            self.to_move_name(pos)
+        )
+    }
+
+    fn side_name(&self, side: Player) -> &'static str {
+        match side {
+            Player::First => "X",
+            Player::Second => "O",
+        }
+    }
+}
+
+impl Describe for Control {
+    fn describe(&self, pos: &ControlPos) -> String {
+        let free: Vec<String> = (0..self.vertices())
+            .filter(|&v| pos.free >> v & 1 != 0)
+            .map(|v| (v + 1).to_string())
+            .collect();
+        let free = if free.is_empty() {
+            "none".to_string()
+        } else {
+            free.join(" ")
+        };
+        format!(
+            "free vertices: {free}; {} to move",
+            self.side_name(pos.side)
+        )
+    }
+}
+
+impl Describe for Tree {
+    fn describe(&self, pos: &TreePos) -> String {
+        format!(
+            "node {}, {} to move",
+            self.name(pos.node),
+            self.side_name(pos.side)
+        )
+    }
+
+    fn side_name(&self, side: Player) -> &'static str {
+        match side {
+            Player::First => "MAX",
+            Player::Second => "MIN",
+        }
+    }
+}
+
+impl Describe for RandomTree {
+    fn describe(&self, pos: &RandomPos) -> String {
+        format!(
+            "a node {} plies above the leaves, {} to move",
+            pos.depth,
+            self.side_name(pos.side)
+        )
+    }
+
+    fn side_name(&self, side: Player) -> &'static str {
+        match side {
+            Player::First => "MAX",
+            Player::Second => "MIN",
+        }
+    }
+}
+
+impl Describe for Sim {
+    fn describe(&self, pos: &SimPos) -> String {
+        let edges = |mask: u16| {
+            let list: Vec<String> = (0..EDGES as u8)
+                .filter(|&e| mask >> e & 1 != 0)
+                .map(|e| self.format_move(pos, e))
+                .collect();
+            if list.is_empty() {
+                "none".to_string()
+            } else {
+                list.join(" ")
+            }
+        };
+        format!(
+            "first player's edges: {}; second player's: {}; {} to move",
+            edges(pos.first),
+            edges(pos.second),
+            self.to_move_name(pos)
+        )
+    }
+}

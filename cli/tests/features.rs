@@ -1,0 +1,392 @@
+//! The front-end features, run through the `cutoff` binary: `analyse` (every move's exact
+//! score), `play` (a game against the solver, commands piped in) and `--version`.
+
+use serde_json::Value as Json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `cutoff` with `args`, feeding it `input` on standard input.
+fn cutoff(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cutoff starts");
+    // The program may stop reading early (quit): a closed pipe is no failure here.
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(input.as_bytes());
+    child.wait_with_output().expect("cutoff runs")
+}
+
+/// The repository root, where `positions/` lies.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Runs `cutoff args` and expects success; its standard output.
+fn ok(args: &[&str], input: &str) -> String {
+    let out = cutoff(args, input);
+    assert!(
+        out.status.success(),
+        "cutoff {args:?} failed: {}\n{}",
+        String::from_utf8_lossy(&out.stderr),
+        stdout(&out)
+    );
+    stdout(&out)
+}
+
+/// `cutoff analyse ... --json`, parsed.
+fn analyse_json(args: &[&str]) -> Json {
+    let mut all = vec!["analyse"];
+    all.extend(args);
+    all.extend(["--json", "--threads", "1", "--tt-mb", "16"]);
+    serde_json::from_str(&ok(&all, "")).expect("analyse prints one JSON object")
+}
+
+/// The first `n` lines of a Connect Four test set: moves and score.
+fn test_set(file: &str, n: usize) -> Vec<(String, i64)> {
+    let text = std::fs::read_to_string(root().join("positions/connect4").join(file)).unwrap();
+    text.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .take(n)
+        .map(|l| {
+            let (moves, score) = l.split_once(' ').unwrap();
+            (moves.to_string(), score.trim().parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn analyse_connect4_best_move_scores_the_listed_value() {
+    let mut positions = test_set("end-easy.txt", 6);
+    positions.extend(test_set("middle-easy.txt", 2));
+    for (moves, score) in positions {
+        let r = analyse_json(&["connect4", &moves]);
+        let values: Vec<i64> = r["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["value"].as_i64().unwrap())
+            .collect();
+        assert_eq!(values.iter().max().copied(), Some(score), "{moves}: {r}");
+        assert_eq!(r["value"].as_i64(), Some(score), "{moves}");
+        // The best move is one that reaches the value, and every legal column is listed once.
+        let best = r["best_move"].as_str().unwrap();
+        let best_value = r["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == best)
+            .map(|m| m["value"].as_i64().unwrap());
+        assert_eq!(best_value, Some(score), "{moves}");
+        let game = cutoff::games::connect4::Connect4::from_moves(&moves).unwrap();
+        let legal = (0..7).filter(|&c| game.board().can_play(c)).count();
+        assert_eq!(values.len(), legal, "{moves}");
+    }
+}
+
+#[test]
+fn analyse_json_lists_moves_with_values_and_words() {
+    let r = analyse_json(&["tictactoe", "XX.OO...."]);
+    assert_eq!(r["game"], "tictactoe");
+    assert_eq!(r["position"], "XX.OO....");
+    assert_eq!(r["value"], 1);
+    assert_eq!(r["best_move"], "3");
+    assert_eq!(r["terminal"], false);
+    assert!(r["nodes"].is_u64());
+    assert!(r["time_ms"].is_number());
+    let moves = r["moves"].as_array().unwrap();
+    let cells: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(cells, ["3", "6", "7", "8", "9"]);
+    assert_eq!(moves[0]["value"], 1);
+    assert_eq!(moves[0]["explain"], "win");
+    // 6 blocks O's row and draws; anything else lets O complete it.
+    assert_eq!(moves[1]["value"], 0);
+    assert_eq!(moves[1]["explain"], "draw");
+    for m in &moves[2..] {
+        assert_eq!(m["value"], -1, "{m}");
+        assert_eq!(m["explain"], "loss");
+    }
+}
+
+#[test]
+fn analyse_text_aligns_moves_values_and_words() {
+    let text = ok(&["analyse", "connect4", "121212", "--threads", "1"], "");
+    assert!(
+        text.contains("  1        18  win with its 4th stone\n"),
+        "{text}"
+    );
+    assert!(text.contains("best move: 1\n"), "{text}");
+    assert!(
+        text.contains("value:     18 (win with its 4th stone)\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn analyse_says_a_terminal_position_has_no_moves() {
+    let text = ok(&["analyse", "tictactoe", "XXXOO...."], "");
+    assert!(text.contains("terminal position: no moves"), "{text}");
+    let r = analyse_json(&["connect4", "1212121"]);
+    assert_eq!(r["terminal"], true);
+    assert_eq!(r["moves"].as_array().unwrap().len(), 0);
+    assert_eq!(r["best_move"], Json::Null);
+    assert_eq!(r["value"], -18);
+    assert_eq!(r["explain"], "loss: the opponent's 4th stone wins");
+}
+
+/// Every game `solve` takes: the best move's score is the value `solve` finds.
+#[test]
+fn analyse_agrees_with_solve_on_every_game() {
+    let cases: [&[&str]; 9] = [
+        &["matchsticks", "6"],
+        &["stones", "4"],
+        &["tictactoe", "X...O...."],
+        &["control", "0110/1011/1101/0110"],
+        &["tree", "positions/trees/exercise.tree"],
+        &["tree", "positions/trees/exercise.tree", "--root", "min"],
+        &["random", "--branching", "3", "--depth", "4", "--seed", "5"],
+        &["connect4", "5554224333234511764415115"],
+        &["sim", "12 34 15"],
+    ];
+    for args in cases {
+        let r = analyse_json(args);
+        let mut solve = vec!["solve"];
+        solve.extend(args);
+        solve.extend(["--json", "--threads", "1"]);
+        if args[0] == "random" || args[0] == "tree" {
+            solve.extend(["--algo", "solve"]);
+        }
+        let s: Json = serde_json::from_str(&ok(&solve, "")).unwrap();
+        assert_eq!(r["value"], s["value"], "{args:?}: {r}");
+        assert!(!r["moves"].as_array().unwrap().is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn analyse_rejects_bad_games_and_positions() {
+    for args in [
+        &["analyse", "chess"][..],
+        &["analyse", "connect4", "448"],
+        &["analyse", "stones"],
+        &["analyse", "random", "--branching", "3"],
+    ] {
+        let out = cutoff(args, "");
+        assert!(!out.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        // Our own errors are one line; clap's usage errors (status 2) are clap's own.
+        if out.status.code() != Some(2) {
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        }
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+/// A Connect Four position whose solves take milliseconds; column 4 is open, O to move (and
+/// only column 6 does not lose: X wins at once after any other).
+const MIDGAME: &str = "5554224333234511764415115";
+
+#[test]
+fn play_connect4_shows_the_board_takes_back_and_hints() {
+    let game = cutoff::games::connect4::Connect4::from_moves(MIDGAME).unwrap();
+    use cutoff::Notation;
+    let start = game.diagram(&game.board()).unwrap();
+    let text = ok(
+        &[
+            "play",
+            "connect4",
+            MIDGAME,
+            "--threads",
+            "1",
+            "--tt-mb",
+            "16",
+        ],
+        "4\nundo\nhint\n4\nquit\n",
+    );
+    assert!(text.contains(" 1 2 3 4 5 6 7"), "{text}");
+    assert!(text.contains("you play 4"), "{text}");
+    assert!(text.contains("engine plays"), "{text}");
+    // The start, then after undo the same board again.
+    assert!(text.matches(&start).count() >= 2, "{text}");
+    assert!(text.contains("taken back"), "{text}");
+    // The hint: the six open columns with scores and words, column 6 the only win.
+    assert!(text.contains("scores for you (O):"), "{text}");
+    assert!(
+        text.contains("  6         4  win with its 18th stone"),
+        "{text}"
+    );
+    assert!(
+        text.contains("best: 6, 4 (win with its 18th stone)"),
+        "{text}"
+    );
+    // Column 4 loses at once: the engine wins with its 14th stone, and says so.
+    assert!(
+        text.contains("engine plays 6  (score 8 for the engine: win with its 14th stone)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("game over: the engine wins (X wins)"),
+        "{text}"
+    );
+    // After undo the human plays 4 again: two human moves, two engine replies.
+    assert_eq!(text.matches("you play 4").count(), 2, "{text}");
+    assert_eq!(text.matches("engine plays").count(), 2, "{text}");
+}
+
+#[test]
+fn play_bad_input_gets_a_message_and_the_game_goes_on() {
+    let text = ok(
+        &[
+            "play",
+            "connect4",
+            MIDGAME,
+            "--threads",
+            "1",
+            "--tt-mb",
+            "16",
+        ],
+        "banana\n9\n\nundo\n6\n",
+    );
+    assert!(text.contains("bad column 'banana'"), "{text}");
+    assert!(text.contains("bad column '9'"), "{text}");
+    assert!(text.contains("nothing to undo"), "{text}");
+    // ... and the game went on: the move after the bad ones was played and answered.
+    assert!(text.contains("you play 6"), "{text}");
+    assert!(text.contains("engine plays"), "{text}");
+    // A full column too.
+    let text = ok(
+        &["play", "connect4", "444444", "--threads", "1"],
+        "4\nquit\n",
+    );
+    assert!(text.contains("column 4 is full"), "{text}");
+}
+
+#[test]
+fn play_ends_cleanly_at_end_of_input() {
+    for args in [
+        &["play", "tictactoe"][..],
+        &["play", "stones", "5"],
+        &["play", "tictactoe", "--first", "engine", "--threads", "1"],
+    ] {
+        let text = ok(args, "");
+        assert!(!text.is_empty(), "{args:?}");
+    }
+    let text = ok(&["play", "tictactoe", "--threads", "1"], "help\n");
+    assert!(text.contains("undo"), "{text}");
+}
+
+#[test]
+fn play_describes_positions_of_games_without_a_diagram() {
+    let text = ok(&["play", "stones", "5", "--threads", "1"], "1\n");
+    assert!(text.contains("5 stones left"), "{text}");
+    assert!(text.contains("you play 1"), "{text}");
+    // From 4 stones the engine (to move) wins by taking 1.
+    assert!(
+        text.contains("engine plays 1  (score 1 for the engine: win)"),
+        "{text}"
+    );
+    assert!(text.contains("3 stones left"), "{text}");
+    let text = ok(&["play", "control", "011/101/110", "--threads", "1"], "2\n");
+    assert!(text.contains("free vertices: 1 2 3"), "{text}");
+    assert!(text.contains("game over: you win"), "{text}");
+    let text = ok(
+        &[
+            "play",
+            "tree",
+            "positions/trees/exercise.tree",
+            "--threads",
+            "1",
+        ],
+        "1\n",
+    );
+    assert!(text.contains("node root, MAX to move"), "{text}");
+}
+
+/// A small deterministic generator for the human's orders of preference.
+fn shuffled(seed: u64) -> Vec<u32> {
+    let mut cells: Vec<u32> = (1..=9).collect();
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for i in (1..cells.len()).rev() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        cells.swap(i, (s % (i as u64 + 1)) as usize);
+    }
+    cells
+}
+
+/// The human tries the cells in a fixed order of preference (a taken cell is refused and the
+/// next line tried): whatever the order, the engine never loses, and the game ends.
+#[test]
+fn play_tictactoe_the_human_never_wins() {
+    for seed in 0..24 {
+        let order = shuffled(seed);
+        let input: String = order.iter().map(|c| format!("{c}\n")).collect();
+        let text = ok(
+            &["play", "tictactoe", "--threads", "1", "--tt-mb", "1"],
+            &input,
+        );
+        assert!(text.contains("game over"), "order {order:?}:\n{text}");
+        assert!(!text.contains("you win"), "order {order:?}:\n{text}");
+        assert!(text.contains(" X |"), "{text}");
+    }
+    // The engine moving first on an empty board never loses either.
+    for seed in 0..8 {
+        let order = shuffled(100 + seed);
+        let input: String = order.iter().map(|c| format!("{c}\n")).collect();
+        let text = ok(
+            &[
+                "play",
+                "tictactoe",
+                "--first",
+                "engine",
+                "--threads",
+                "1",
+                "--tt-mb",
+                "1",
+            ],
+            &input,
+        );
+        assert!(text.contains("game over"), "{text}");
+        assert!(!text.contains("you win"), "{text}");
+    }
+}
+
+/// From a position X wins at once, the human can win, and the game says so; undo then
+/// takes the winning move back.
+#[test]
+fn play_announces_the_winner_and_undo_reopens_the_game() {
+    let text = ok(
+        &["play", "tictactoe", "XX.OO....", "--threads", "1"],
+        "3\n5\nundo\nquit\n",
+    );
+    assert!(text.contains("game over: you win (X wins)"), "{text}");
+    assert!(text.contains("the game is over: undo or quit"), "{text}");
+    assert!(text.contains("taken back"), "{text}");
+}
+
+#[test]
+fn version_names_the_commit() {
+    let text = ok(&["--version"], "");
+    let line = text.trim();
+    let rest = line
+        .strip_prefix(concat!("cutoff ", env!("CARGO_PKG_VERSION"), " ("))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("unexpected version line: {line}"));
+    let hash = rest.strip_suffix("-dirty").unwrap_or(rest);
+    assert!(
+        hash == "unknown" || (hash.len() >= 7 && hash.chars().all(|c| c.is_ascii_hexdigit())),
+        "{line}"
+    );
+}

@@ -1,0 +1,507 @@
+//! One way to run a search, serial or parallel: [`Solver`] gathers the settings (algorithm,
+//! depth, table, threads, budgets, stop flag, progress), checks them, picks serial or
+//! parallel and returns one [`Outcome`] that says what the value is: exact, limited by a
+//! depth, or only bounded because the search was stopped.
+//!
+//! ```
+//! use cutoff::games::connect4::Connect4;
+//! use cutoff::solver::{Solver, Verdict};
+//!
+//! let game = Connect4::from_moves("4453").unwrap();
+//! let out = Solver::new(&game).threads(1).table_mib(16).run().unwrap();
+//! assert!(matches!(out.verdict, Verdict::Exact(_)));
+//! ```
+//!
+//! With [`Threads::Auto`] (the default), a search that uses the table starts on one thread
+//! and goes parallel only if it is still running after [`AUTO_SERIAL_NODES`] nodes, keeping
+//! the table it filled: small searches never pay for starting the parallel search, and large
+//! ones lose a few milliseconds at most.
+
+use crate::game::{Game, Value};
+use crate::parallel::{
+    parallel_iterative_deepening, parallel_search, ParallelConfig, ParallelResult,
+};
+use crate::search::{iterative_deepening, Algorithm, Limits, Progress, Searcher, Stats};
+use crate::tt::{TableError, TranspositionTable, TtStats};
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Nodes a [`Threads::Auto`] search runs on one thread before it goes parallel: about ten
+/// milliseconds of Connect Four solving, many times the cost of starting the parallel search.
+pub const AUTO_SERIAL_NODES: u64 = 1 << 17;
+
+/// How many threads a [`Solver`] uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threads {
+    /// One thread first; every core once the search has shown it is large (see the module).
+    Auto,
+    /// Exactly this many (1: the serial search).
+    Exactly(usize),
+}
+
+/// What the value of an [`Outcome`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The game-theoretic value of the position (its sign only, for a weak solve).
+    Exact(Value),
+    /// The value of a search to `depth` plies, evaluated at the horizon: not the
+    /// game-theoretic value.
+    DepthLimited {
+        /// The value at that depth.
+        value: Value,
+        /// Plies searched.
+        depth: usize,
+    },
+    /// A search stopped before it settled the value; it proved `lo <= value <= hi` (the
+    /// game's whole range if it proved nothing).
+    Bounds {
+        /// Lower bound on the value.
+        lo: Value,
+        /// Upper bound on the value.
+        hi: Value,
+    },
+}
+
+impl Verdict {
+    /// The value, if the search settled one (exact or depth-limited).
+    pub fn value(self) -> Option<Value> {
+        match self {
+            Verdict::Exact(v) | Verdict::DepthLimited { value: v, .. } => Some(v),
+            Verdict::Bounds { .. } => None,
+        }
+    }
+
+    /// True for [`Verdict::Exact`].
+    pub fn is_exact(self) -> bool {
+        matches!(self, Verdict::Exact(_))
+    }
+}
+
+/// Why a search ended before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The stop flag was raised (Ctrl-C, SIGTERM, the caller).
+    Interrupted,
+    /// The node or time budget ran out.
+    Budget,
+}
+
+/// The outcome of a [`Solver`] run.
+#[derive(Clone, Debug)]
+pub struct Outcome<M> {
+    /// What the value is.
+    pub verdict: Verdict,
+    /// The best root move found (`None` at a terminal root, or when nothing finished).
+    pub best_move: Option<M>,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
+    /// Counts over every thread, iteration and probe.
+    pub stats: Stats,
+    /// Table counters (zero where no table was used).
+    pub tt: TtStats,
+    /// The algorithm that ran (iterative deepening runs PVS).
+    pub algo: Algorithm,
+    /// Threads that searched: 1, or the pool's size if the search went parallel.
+    pub threads: usize,
+    /// Nodes searched by each thread (one entry for a serial search).
+    pub nodes_per_thread: Vec<u64>,
+    /// Why the search stopped early, if it did.
+    pub stopped: Option<Stop>,
+    /// Wall time of the search.
+    pub elapsed: Duration,
+}
+
+/// A bad setting, or a resource the search could not get.
+#[derive(Debug)]
+pub enum SolveError {
+    /// The transposition table could not be allocated.
+    Table(TableError),
+    /// The thread pool could not be started.
+    Threads(String),
+    /// Settings that do not go together (weak solving with an algorithm other than `solve`,
+    /// zero threads).
+    Settings(String),
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SolveError::Table(e) => write!(f, "{e}"),
+            SolveError::Threads(e) => write!(f, "cannot start the threads: {e}"),
+            SolveError::Settings(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+impl From<TableError> for SolveError {
+    fn from(e: TableError) -> Self {
+        SolveError::Table(e)
+    }
+}
+
+/// The table a [`Solver`] searches with.
+enum Table<'a> {
+    /// A new table of this many MiB, made for the run.
+    Mib(usize),
+    /// The caller's table, kept between runs.
+    Shared(&'a TranspositionTable),
+}
+
+/// A search to run: build it with the setters, then [`Solver::run`].
+pub struct Solver<'a, G: Game> {
+    game: &'a G,
+    root: G::Pos,
+    algo: Option<Algorithm>,
+    depth: Option<usize>,
+    weak: bool,
+    threads: Threads,
+    pool: Option<&'a rayon::ThreadPool>,
+    parallel: ParallelConfig,
+    table: Table<'a>,
+    time: Option<Duration>,
+    nodes: Option<u64>,
+    stop: Option<&'a AtomicBool>,
+    progress: Option<&'a Progress>,
+}
+
+impl<'a, G: Game> Solver<'a, G> {
+    /// A search of `game`'s initial position: exact solving with the null-window solver,
+    /// [`Threads::Auto`], a 64 MiB table, no budget.
+    pub fn new(game: &'a G) -> Self {
+        Solver {
+            game,
+            root: game.initial(),
+            algo: None,
+            depth: None,
+            weak: false,
+            threads: Threads::Auto,
+            pool: None,
+            parallel: ParallelConfig::default(),
+            table: Table::Mib(64),
+            time: None,
+            nodes: None,
+            stop: None,
+            progress: None,
+        }
+    }
+
+    /// Searches `root` instead of the initial position.
+    pub fn position(mut self, root: G::Pos) -> Self {
+        self.root = root;
+        self
+    }
+
+    /// The algorithm (default: [`Algorithm::Solve`]).
+    pub fn algorithm(mut self, algo: Algorithm) -> Self {
+        self.algo = Some(algo);
+        self
+    }
+
+    /// Searches at most `depth` plies, evaluating at the horizon (`None`: to the end).
+    pub fn depth(mut self, depth: Option<usize>) -> Self {
+        self.depth = depth;
+        self
+    }
+
+    /// Weak solving: win, draw or loss only (the null-window solver only).
+    pub fn weak(mut self, weak: bool) -> Self {
+        self.weak = weak;
+        self
+    }
+
+    /// Exactly `n` threads (1: serial).
+    pub fn threads(mut self, n: usize) -> Self {
+        self.threads = Threads::Exactly(n);
+        self
+    }
+
+    /// The thread setting.
+    pub fn thread_policy(mut self, threads: Threads) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// Runs the parallel part on `pool` instead of a pool made for the run (its size is then
+    /// the thread count of [`Threads::Auto`]).
+    pub fn pool(mut self, pool: &'a rayon::ThreadPool) -> Self {
+        self.pool = Some(pool);
+        self
+    }
+
+    /// How the threads share the work, and YBWC's split thresholds (its `depth`, `weak` and
+    /// `want_move` are the solver's own).
+    pub fn parallel(mut self, config: ParallelConfig) -> Self {
+        self.parallel = config;
+        self
+    }
+
+    /// A new table of `mib` MiB for the run.
+    pub fn table_mib(mut self, mib: usize) -> Self {
+        self.table = Table::Mib(mib);
+        self
+    }
+
+    /// Searches with the caller's table (kept warm between runs).
+    pub fn table(mut self, tt: &'a TranspositionTable) -> Self {
+        self.table = Table::Shared(tt);
+        self
+    }
+
+    /// A time budget: iterative deepening, keeping the last finished depth.
+    pub fn time(mut self, budget: Option<Duration>) -> Self {
+        self.time = budget;
+        self
+    }
+
+    /// A node budget (hard on one thread; on several, overshot by at most a few nodes per
+    /// thread): iterative deepening, keeping the last finished depth.
+    pub fn nodes(mut self, budget: Option<u64>) -> Self {
+        self.nodes = budget;
+        self
+    }
+
+    /// Stops when `flag` is raised (by a signal handler, another thread).
+    pub fn stop_flag(mut self, flag: &'a AtomicBool) -> Self {
+        self.stop = Some(flag);
+        self
+    }
+
+    /// Publishes nodes, the solver's window and finished depths to `progress` while running.
+    pub fn progress(mut self, progress: &'a Progress) -> Self {
+        self.progress = Some(progress);
+        self
+    }
+
+    /// Runs the search.
+    pub fn run(self) -> Result<Outcome<G::Move>, SolveError> {
+        let budget = self.time.is_some() || self.nodes.is_some();
+        let algo = if budget {
+            Algorithm::Pvs
+        } else {
+            self.algo.unwrap_or(Algorithm::Solve)
+        };
+        if self.weak && (algo != Algorithm::Solve || budget) {
+            return Err(SolveError::Settings(format!(
+                "weak solving needs the null-window solver (solve), not {}",
+                if budget { "a budget" } else { algo.name() }
+            )));
+        }
+        if self.threads == Threads::Exactly(0) {
+            return Err(SolveError::Settings("0 threads asked for".into()));
+        }
+        let owned;
+        let tt = match self.table {
+            Table::Shared(tt) => tt,
+            Table::Mib(mib) => {
+                owned = TranspositionTable::try_new(mib)?;
+                &owned
+            }
+        };
+        // Our own progress, if the caller gave none: the proven bounds of a stopped exact
+        // solve are read from it.
+        let local = Progress::new(self.game.value_range());
+        let progress = self.progress.unwrap_or(&local);
+        let start = Instant::now();
+        let limits = Limits {
+            nodes: self.nodes,
+            deadline: self.time.map(|t| start + t),
+            stop: self.stop,
+            progress: Some(progress),
+        };
+        let full = self.game.max_plies(&self.root);
+        let horizon = self.depth.map_or(full, |d| d.min(full));
+        let parallel_algo = budget || matches!(algo, Algorithm::Pvs | Algorithm::Solve);
+        let want = match self.threads {
+            Threads::Exactly(n) => n,
+            Threads::Auto => self.pool.map_or_else(
+                || {
+                    std::thread::available_parallelism()
+                        .map(|n| n.get())
+                        .unwrap_or(1)
+                },
+                |p| p.current_num_threads(),
+            ),
+        };
+        let config = ParallelConfig {
+            weak: self.weak,
+            want_move: true,
+            depth: self.depth,
+            ..self.parallel
+        };
+        let mut out = Outcome {
+            verdict: Verdict::Bounds { lo: 0, hi: 0 },
+            best_move: None,
+            pv: Vec::new(),
+            stats: Stats::default(),
+            tt: TtStats::default(),
+            algo,
+            threads: 1,
+            nodes_per_thread: Vec::new(),
+            stopped: None,
+            elapsed: Duration::ZERO,
+        };
+        let stop_reason = || {
+            if self
+                .stop
+                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                Stop::Interrupted
+            } else {
+                Stop::Budget
+            }
+        };
+
+        if budget {
+            let go_parallel = want > 1 && !(self.threads == Threads::Auto && small_budget(&self));
+            let d = if go_parallel {
+                let owned_pool;
+                let pool = match self.pool {
+                    Some(p) => p,
+                    None => {
+                        owned_pool = make_pool(want)?;
+                        &owned_pool
+                    }
+                };
+                out.threads = pool.current_num_threads();
+                parallel_iterative_deepening(
+                    self.game, self.root, tt, pool, config, limits, self.depth,
+                )
+            } else {
+                iterative_deepening(self.game, self.root, tt, limits, self.depth)
+            };
+            out.stats = d.stats;
+            out.tt = d.tt;
+            out.nodes_per_thread = vec![d.stats.nodes];
+            let all_done = d.last.as_ref().is_some_and(|l| l.depth >= horizon);
+            if !all_done {
+                out.stopped = Some(stop_reason());
+            }
+            match d.last {
+                Some(last) => {
+                    out.verdict = if last.exact {
+                        Verdict::Exact(last.value)
+                    } else {
+                        Verdict::DepthLimited {
+                            value: last.value,
+                            depth: last.depth,
+                        }
+                    };
+                    out.best_move = last.best_move;
+                    out.pv = last.pv;
+                }
+                None => {
+                    let (lo, hi) = self.game.value_range();
+                    out.verdict = Verdict::Bounds { lo, hi };
+                }
+            }
+            out.elapsed = start.elapsed();
+            return Ok(out);
+        }
+
+        let serial_first = match self.threads {
+            Threads::Exactly(n) => n <= 1 || !parallel_algo,
+            Threads::Auto => true,
+        };
+        let mut finished = false;
+        if serial_first {
+            let cap = match self.threads {
+                Threads::Auto if parallel_algo && want > 1 => Some(AUTO_SERIAL_NODES),
+                _ => None,
+            };
+            let mut s = Searcher::new(self.game, self.root, self.depth)
+                .weak(self.weak)
+                .with_limits(Limits {
+                    nodes: cap,
+                    ..limits
+                });
+            if algo.uses_table() {
+                s = s.with_table(tt);
+            }
+            let (value, best) = s.run(algo);
+            out.stats = s.stats();
+            out.tt = s.tt_stats();
+            out.nodes_per_thread = vec![out.stats.nodes];
+            let user_stop = self
+                .stop
+                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
+            if !s.stopped() {
+                finished = true;
+                out.verdict = settled(value, horizon, full);
+                out.best_move = best;
+                out.pv = s.pv().to_vec();
+            } else if cap.is_none() || user_stop {
+                out.stopped = Some(stop_reason());
+                let snap = progress.snapshot();
+                out.verdict = Verdict::Bounds {
+                    lo: snap.lo,
+                    hi: snap.hi,
+                };
+                out.elapsed = start.elapsed();
+                return Ok(out);
+            }
+        }
+        if !finished {
+            let owned_pool;
+            let pool = match self.pool {
+                Some(p) => p,
+                None => {
+                    owned_pool = make_pool(want)?;
+                    &owned_pool
+                }
+            };
+            let r: ParallelResult<G::Move> =
+                parallel_search(self.game, self.root, algo, tt, pool, config, limits);
+            out.stats.add(&r.stats);
+            out.tt.add(&r.tt);
+            out.threads = pool.current_num_threads();
+            let serial_nodes = out.nodes_per_thread.first().copied().unwrap_or(0);
+            out.nodes_per_thread = r.nodes_per_thread;
+            // The serial start ran on the calling thread: count it as the first thread's.
+            if let Some(first) = out.nodes_per_thread.first_mut() {
+                *first += serial_nodes;
+            }
+            if r.stopped {
+                out.stopped = Some(stop_reason());
+                let snap = progress.snapshot();
+                out.verdict = Verdict::Bounds {
+                    lo: snap.lo,
+                    hi: snap.hi,
+                };
+            } else {
+                out.verdict = settled(r.value, horizon, full);
+                out.best_move = r.best_move;
+                out.pv = r.pv;
+            }
+        }
+        out.elapsed = start.elapsed();
+        Ok(out)
+    }
+}
+
+/// A finished search's value: exact if it saw the end of the game.
+fn settled(value: Value, horizon: usize, full: usize) -> Verdict {
+    if horizon >= full {
+        Verdict::Exact(value)
+    } else {
+        Verdict::DepthLimited {
+            value,
+            depth: horizon,
+        }
+    }
+}
+
+/// Whether a budget is too small for the parallel search to pay ([`Threads::Auto`]).
+fn small_budget<G: Game>(s: &Solver<'_, G>) -> bool {
+    s.nodes.is_some_and(|n| n <= 8 * AUTO_SERIAL_NODES)
+        || s.time.is_some_and(|t| t <= Duration::from_millis(20))
+}
+
+fn make_pool(threads: usize) -> Result<rayon::ThreadPool, SolveError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| SolveError::Threads(e.to_string()))
+}

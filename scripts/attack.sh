@@ -1,0 +1,299 @@
+#!/usr/bin/env bash
+# Attacks the `cutoff` binary with malformed, boundary and huge inputs, and flags every one
+# that it does not handle as a command-line tool should (issue 9, part 3: "never abort, never
+# hang on accepted input").
+#
+#   scripts/attack.sh [BINARY]        (default: target/release/cutoff)
+#
+# Each input runs under `timeout $TIME_LIMIT` (default 20 s) with `ulimit -v $MEM_KIB`
+# (default 4 GiB), standard output thrown away. One line per input: the verdict, the exit
+# status, the wall time, the bytes on standard error, the input's name and, if flagged, why.
+# An input is flagged for:
+#   - exit status 134 (abort), 139 (segfault), 101 (panic) or any other death by signal;
+#   - exit status 124 or 137: it ran past the time limit (or was killed for memory);
+#   - "panicked" on standard error;
+#   - a line on standard error over 200 bytes, or with control characters;
+#   - our own error (exit status 1) that is not exactly one line, or a failure that says
+#     nothing. (clap's usage errors, exit status 2, may take several lines.)
+#
+# VERBOSE=1 also shows each message's first line.
+#
+# Exit status: 0 nothing flagged, 1 some input flagged (listed again at the end), 2 no binary.
+set -uo pipefail
+
+bin=${1:-target/release/cutoff}
+if [ ! -x "$bin" ]; then
+  echo "attack.sh: no executable at '$bin' (cargo build --release -p cutoff-cli)" >&2
+  exit 2
+fi
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+TIME_LIMIT=${TIME_LIMIT:-20}
+MEM_KIB=${MEM_KIB:-4194304}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/cutoff-attack.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 2
+
+# ---------------------------------------------------------------------------------------
+# Fixtures.
+
+esc=$'\e[31m'
+long=$(head -c 100000 /dev/zero | tr '\0' 7)        # arguments: at most 128 KiB on Linux
+longx=$(head -c 100000 /dev/zero | tr '\0' x)
+bom=$'\xef\xbb\xbf'
+: > empty
+printf ' \n\t\n  \n' > blank
+printf '%s(3 5) (2 9)\n' "$bom" > bom.tree
+printf '((3 11) (2 13 7 8 6)) ((0 4 5) (1 15))\r\n' > crlf.tree
+{ printf '(1 '; head -c 10485760 /dev/zero | tr '\0' x; printf ')\n'; } > bigtoken.tree
+{ printf '('; yes 1 | head -c 10000000 | tr '\n' ' '; printf ')\n'; } > wide.tree
+head -c 1000000 /dev/zero | tr '\0' '(' > deep.tree
+printf '(1 2%s)\n' "$esc" > esc.tree
+printf '(1 %s:2)\n' "$esc" > esclabel.tree
+printf '(1 2 \xff\xfe)\n' > nonutf8.tree
+printf '(1 2 \0 3)\n' > nul.tree
+printf '(1 99999999999999999999999)\n' > hugeleaf.tree
+printf '(a:1 a:2)\n' > duplabel.tree
+head -c 17825792 /dev/zero | tr '\0' ' ' > over16mib.txt
+head -c 16777216 /dev/zero | tr '\0' ' ' > exactly16mib.txt
+suite_ok='2252576253462244111563365343671351441 -1
+7422341735647741166133573473242566 1'
+printf '%s\n' "$suite_ok" > ok.suite
+printf '%s%s\n' "$bom" "$suite_ok" > bom.suite
+printf '# only a comment\n\n' > comment.suite
+printf '44 1 %s\n' "$longx" > bigline.suite
+{ head -c 10485760 /dev/zero | tr '\0' 4; printf ' 0\n'; } > bigmoves.suite
+printf '44 1%s\n' "$esc" > esc.suite
+printf '44 x\n' > badscore.suite
+printf '2252576253462244111563365343671351441 99999999999999999999\n' > hugescore.suite
+printf '2252576253462244111563365343671351441 -99999999999\n' > negscore.suite
+printf '44\xff 1\n' > nonutf8.suite
+printf '4444444 0\n' > fullcol.suite
+printf 'XXO\n#X#\n#OO\n' > ural.ok
+printf '%sXXO\r\n#X#\r\n#OO\r\n' "$bom" > ural.bom
+printf 'XXO\n#%s#\n#OO\n' "$esc" > ural.esc
+printf '%s\n' "$longx" > ural.long
+printf '1\n2\n01\n10\n' > control.ok
+printf '%s1\n2\n01\n10\n' "$bom" > control.bom
+printf '99999999999999999999\n' > control.hugek
+printf -- '-1\n' > control.negk
+printf '1\n2\n0%s\n10\n' "$esc" > control.esc
+printf '1\n2\n01\n10\n\nextra %s\n' "$longx" > control.trailing
+{ echo 1; echo 30; for i in $(seq 0 29); do r=""; for j in $(seq 0 29); do
+    if [ $((i - j)) -eq 1 ] || [ $((j - i)) -eq 1 ]; then r+=1; else r+=0; fi; done; echo "$r"; done; } > control.path30
+{ echo 1; echo 64; for i in $(seq 1 64); do head -c 64 /dev/zero | tr '\0' 0; echo; done; } > control.empty64
+{ echo 1000; for b in $(seq 1 1000); do echo 2; echo 01; echo 10; done; } > control.k1000
+zeros64=$(for i in $(seq 1 64); do head -c 64 /dev/zero | tr '\0' 0; printf /; done)
+zeros65=$(for i in $(seq 1 65); do head -c 65 /dev/zero | tr '\0' 0; printf /; done)
+printf '2\n01\n10\n' > matrix.txt
+printf '%s2\n01\n10\n' "$bom" > matrix.bom
+mkdir adir
+
+# ---------------------------------------------------------------------------------------
+# The attack.
+
+total=0
+flagged=()
+
+# attack NAME STDIN ARGS...: runs the binary with ARGS, STDIN on standard input.
+attack() {
+  local name=$1 stdin=$2
+  shift 2
+  total=$((total + 1))
+  local t0 t1 status reasons=() errbytes lines
+  t0=$(date +%s%N)
+  # The braces keep the shell's own "Aborted" notice off the report.
+  {
+    (
+      ulimit -v "$MEM_KIB"
+      exec timeout -k 5 "$TIME_LIMIT" "$bin" "$@"
+    ) <"$stdin" >/dev/null 2>err
+  } 2>/dev/null
+  status=$?
+  t1=$(date +%s%N)
+  errbytes=$(wc -c <err)
+  lines=$(wc -l <err)
+  case $status in
+    0 | 1 | 2 | 130) ;;
+    124 | 137) reasons+=("timeout or killed for memory") ;;
+    134) reasons+=("abort (SIGABRT)") ;;
+    139) reasons+=("segfault") ;;
+    101) reasons+=("panic") ;;
+    *) reasons+=("exit status $status") ;;
+  esac
+  grep -q panicked err && reasons+=("panicked")
+  LC_ALL=C awk 'length($0) > 200 { found = 1 } END { exit !found }' err &&
+    reasons+=("a stderr line over 200 bytes")
+  LC_ALL=C grep -qP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' err &&
+    reasons+=("control characters on stderr")
+  if [ "$status" -eq 1 ] && [ "$lines" -ne 1 ]; then
+    reasons+=("error of $lines lines, not one")
+  fi
+  if [ "$status" -ne 0 ] && [ "$errbytes" -eq 0 ]; then
+    reasons+=("failed without a message")
+  fi
+  local verdict=ok
+  if [ ${#reasons[@]} -gt 0 ]; then
+    verdict=FLAG
+    flagged+=("$name: $(IFS=';'; echo "${reasons[*]}") (exit $status)")
+  fi
+  printf '%-4s exit %3d %7.2fs stderr %6d B  %s%s\n' "$verdict" "$status" \
+    "$(awk "BEGIN { print ($t1 - $t0) / 1e9 }")" "$errbytes" "$name" \
+    "${reasons[*]:+  <- $(IFS=';'; echo "${reasons[*]}")}"
+  if [ -n "${VERBOSE:-}" ] && [ "$errbytes" -gt 0 ]; then
+    # The message's first line, bytes shown safely.
+    head -n 1 err | head -c 300 | cat -v | sed 's/^/       | /'
+  fi
+}
+
+n=/dev/null
+late=2252576253462244111563365343671351441 # a Connect Four position near the end
+
+# The command line itself.
+attack "no arguments" $n
+attack "--version" $n --version
+attack "unknown subcommand" $n sovle
+attack "escape subcommand" $n "$esc"
+attack "long subcommand" $n "$long"
+attack "missing --tt-mb value" $n solve connect4 --tt-mb
+attack "argument not UTF-8" $n solve connect4 $'4\xff'
+
+# solve: every game, malformed positions.
+for pos in "" " " "-1" "0" "1" "6" "4294967295" "4294967296" "99999999999999999999" "1e3" "abc" "6 7" "$esc" "$long"; do
+  attack "solve matchsticks '${pos:0:24}'" $n solve matchsticks "$pos"
+done
+attack "solve matchsticks (none)" $n solve matchsticks
+for pos in "" " " "-5" "0" "100000" "4294967295" "99999999999999999999" "$esc" "$long"; do
+  attack "solve stones '${pos:0:24}'" $n solve stones "$pos"
+done
+attack "solve tictactoe (none)" $n solve tictactoe
+for pos in "" " " "XXXXXXXXX" "XO......." "X" "X/O/./..." "XOX/OXO/XOX" "XO.$long" "XO$esc......" $'X\nO\n.......'; do
+  attack "solve tictactoe '${pos:0:24}'" $n solve tictactoe "$pos"
+done
+attack "solve control (none)" $n solve control
+for pos in "" " " "/" "//" "0" "1" "01/10" "01/10/" "01/1" "0/" "2/01/10" "nosuchfile.txt" "nosuchfile" \
+  /dev/zero /dev/null adir matrix.txt matrix.bom empty "$zeros64" "$zeros65" "${long//7/0}" "0$esc" "0110/1001/1001/0110"; do
+  attack "solve control '${pos:0:24}'" $n solve control "$pos"
+done
+attack "solve tree (none)" $n solve tree
+for f in nosuch.tree /dev/zero /dev/null adir empty blank bom.tree crlf.tree bigtoken.tree wide.tree deep.tree \
+  esc.tree esclabel.tree nonutf8.tree nul.tree hugeleaf.tree duplabel.tree over16mib.txt exactly16mib.txt; do
+  attack "solve tree $f" $n solve tree "$f"
+done
+attack "solve tree --root bad" $n solve tree bom.tree --root "$esc"
+attack "solve random (none)" $n solve random
+attack "solve random --branching 0" $n solve random --branching 0 --depth 3
+attack "solve random --branching huge" $n solve random --branching 18446744073709551615 --depth 3
+attack "solve random --branching overflow" $n solve random --branching 18446744073709551616 --depth 3
+attack "solve random --depth huge" $n solve random --branching 2 --depth 18446744073709551615
+attack "solve random --depth 1000" $n solve random --branching 2 --depth 1000
+attack "solve random --depth 0" $n solve random --branching 2 --depth 0
+attack "solve random --seed max" $n solve random --branching 3 --depth 5 --seed 18446744073709551615
+attack "solve random --seed -1" $n solve random --branching 3 --depth 5 --seed -1
+attack "solve random --order escape" $n solve random --branching 3 --depth 5 --order "$esc"
+attack "solve random --order long" $n solve random --branching 3 --depth 5 --order "$long"
+attack "solve random with a position" $n solve random "$long" --branching 3 --depth 5
+for pos in " " "	" "0" "8" "4444444" "44 44" "$late" "${late}1111" "$esc" "${long//7/4}" "${long//7/1}"; do
+  attack "solve connect4 '${pos:0:24}'" $n solve connect4 "$pos" --threads 1
+done
+attack "solve connect4 '' --time-ms 300" $n solve connect4 "" --time-ms 300
+for pos in " " "," " , " "12" "12 12" "77" "1" "12,13,14,15,16,23,24,25,26,34,35,36,45,46,56,12" "$esc" "$long"; do
+  attack "solve sim '${pos:0:24}'" $n solve sim "$pos" --threads 1
+done
+for game in "" "chess" "$esc" "$long"; do
+  attack "solve game '${game:0:24}'" $n solve "$game"
+done
+
+# solve: every numeric option, huge, negative, zero.
+c4=(solve connect4 "$late")
+for v in 0 1 30000 1048576 1048577 99999999999999999999 -1; do
+  attack "solve --tt-mb $v" $n "${c4[@]}" --tt-mb "$v"
+done
+attack "solve --tt-mb 1048576 --algo pvs" $n "${c4[@]}" --tt-mb 1048576 --algo pvs
+attack "solve --tt-mb 8000 (over ulimit -v)" $n "${c4[@]}" --tt-mb 8000
+for v in 0 1 16 1024 100000 18446744073709551615 -1; do
+  attack "solve --threads $v" $n "${c4[@]}" --threads "$v"
+done
+for v in 0 1 18446744073709551615 -1; do
+  attack "solve --time-ms $v" $n "${c4[@]}" --time-ms "$v"
+  attack "solve --nodes $v" $n "${c4[@]}" --nodes "$v"
+  attack "solve --split-depth $v" $n "${c4[@]}" --split-depth "$v" --threads 2
+  attack "solve --split-nodes $v" $n "${c4[@]}" --split-nodes "$v" --threads 2
+  attack "solve --split-after $v" $n "${c4[@]}" --split-after "$v" --threads 2
+  attack "solve --depth $v" $n "${c4[@]}" --depth "$v"
+done
+for v in 0 nan inf -1 1e308 0.000001 "$esc"; do
+  attack "solve --progress-every $v" $n "${c4[@]}" --progress-every "$v"
+done
+for a in bad "$esc" "$long" minimax theory; do
+  attack "solve --algo ${a:0:24}" $n solve tictactoe --algo "$a"
+done
+attack "solve --parallel bad" $n "${c4[@]}" --parallel "$esc"
+attack "solve --weak --algo minimax" $n "${c4[@]}" --weak --algo minimax
+
+# tree: the files, the options.
+for f in nosuch.tree /dev/zero /dev/null adir empty blank bom.tree crlf.tree bigtoken.tree wide.tree deep.tree \
+  esc.tree esclabel.tree nonutf8.tree nul.tree hugeleaf.tree duplabel.tree over16mib.txt exactly16mib.txt; do
+  attack "tree $f" $n tree "$f"
+done
+attack "tree --trace deep" $n tree deep.tree --trace
+attack "tree --dot --json" $n tree bom.tree --dot --json
+attack "tree --algo escape" $n tree bom.tree --algo "$esc"
+attack "tree --root long" $n tree bom.tree --root "$long"
+attack "tree long file name" $n tree "$long"
+attack "tree escape file name" $n tree "x$esc"
+
+# judge: standard input and files.
+attack "judge (none)" $n judge
+for p in bogus "$esc" "$long"; do
+  attack "judge problem '${p:0:24}'" $n judge "$p"
+done
+for f in empty blank /dev/zero ural.ok ural.bom ural.esc ural.long nonutf8.tree over16mib.txt; do
+  attack "judge ural1195 < $f" "$f" judge ural1195
+done
+for f in empty blank /dev/zero control.ok control.bom control.hugek control.negk control.esc control.trailing \
+  control.path30 control.empty64 control.k1000 nonutf8.tree over16mib.txt; do
+  attack "judge control < $f" "$f" judge control
+done
+for f in nosuch /dev/zero adir control.ok "$long"; do
+  attack "judge control ${f:0:24}" $n judge control "$f"
+done
+
+# suite: the files, the options.
+for f in nosuch.suite /dev/zero /dev/null adir empty blank comment.suite ok.suite bom.suite bigline.suite \
+  bigmoves.suite esc.suite badscore.suite hugescore.suite negscore.suite nonutf8.suite fullcol.suite over16mib.txt; do
+  attack "suite $f" $n suite "$f" --threads 1
+done
+for v in 0 1 18446744073709551615 -1; do
+  attack "suite --limit $v" $n suite ok.suite --limit "$v" --threads 1
+done
+for v in 0 1048576 99999999999999999999; do
+  attack "suite --tt-mb $v" $n suite ok.suite --tt-mb "$v" --threads 1
+done
+attack "suite --tt-mb 8000 (over ulimit -v)" $n suite ok.suite --tt-mb 8000 --threads 1
+for v in 0 1024 100000; do
+  attack "suite --threads $v" $n suite ok.suite --threads "$v"
+done
+attack "suite --keep-table --threads 2" $n suite ok.suite --keep-table --threads 2
+
+# analyse and play, where the binary has them.
+if "$bin" analyse --help >/dev/null 2>&1; then
+  for pos in " " "$esc" "$long" "$late"; do
+    attack "analyse connect4 '${pos:0:24}'" $n analyse connect4 "$pos" --threads 1
+  done
+  attack "analyse --tt-mb 1048576" $n analyse connect4 "$late" --tt-mb 1048576
+  attack "analyse --threads 1024" $n analyse connect4 "$late" --threads 1024
+fi
+if "$bin" play --help >/dev/null 2>&1; then
+  attack "play connect4 < empty" empty play connect4 "$late"
+  attack "play connect4 < /dev/zero" /dev/zero play connect4 "$late"
+  attack "play connect4 < bigtoken" bigtoken.tree play connect4 "$late"
+  attack "play --tt-mb 1048576" empty play connect4 "$late" --tt-mb 1048576
+fi
+
+echo
+echo "$total inputs, ${#flagged[@]} flagged"
+for f in "${flagged[@]}"; do
+  echo "  FLAG $f"
+done
+[ ${#flagged[@]} -eq 0 ]

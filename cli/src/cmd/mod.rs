@@ -77,7 +77,7 @@ pub fn control_text(spec: &str) -> Result<String, String> {
 }
 
 /// The transposition table of `mib` MiB, or a one-line error naming the size and the memory
-/// available (see [`TranspositionTable::try_new`]): never an abort.
+/// available (see [`cutoff::tt::TranspositionTable::try_new`]): never an abort.
 pub fn table(mib: usize) -> Result<cutoff::tt::TranspositionTable, String> {
     cutoff::tt::TranspositionTable::try_new(mib).map_err(|e| e.to_string())
 }

@@ -291,6 +291,80 @@ if "$bin" play --help >/dev/null 2>&1; then
   attack "play --tt-mb 1048576" empty play connect4 "$late" --tt-mb 1048576
 fi
 
+# ---------------------------------------------------------------------------------------
+# More of the same kinds, for every game and option: positions for analyse, commands typed
+# at play's prompt, 64-vertex graphs of the families the control solver must answer at once,
+# and boundary values for every numeric option of solve.
+
+# Graphs of n vertices (rows joined by '/'): adjacency by an awk predicate on (i, j).
+graph() { # graph N 'AWK-CONDITION'
+  awk -v n="$1" "BEGIN { for (i = 0; i < n; i++) { r = \"\"; for (j = 0; j < n; j++) \
+    r = r ((i != j && ($2)) ? 1 : 0); printf \"%s%s\", r, (i < n - 1 ? \"/\" : \"\") } }"
+}
+declare -A graphs=(
+  [grid8x8]='(int(i/8) == int(j/8) && (i-j == 1 || j-i == 1)) || i-j == 8 || j-i == 8'
+  [grid4x16]='(int(i/16) == int(j/16) && (i-j == 1 || j-i == 1)) || i-j == 16 || j-i == 16'
+  [path64]='i-j == 1 || j-i == 1'
+  [cycle64]='i-j == 1 || j-i == 1 || i-j == 63 || j-i == 63'
+  [complete64]='1'
+  [star64]='i == 0 || j == 0'
+  [bipartite32]='(i < 32) != (j < 32)'
+  [matching32]='int(i/2) == int(j/2)'
+  [triangles]='int(i/3) == int(j/3)'
+  [isolated64]='0'
+  [halfdense]='(i * 7 + j * 7 + i * j) % 2 == 0'
+)
+for g in "${!graphs[@]}"; do
+  m=$(graph 64 "${graphs[$g]}")
+  attack "solve control $g" $n solve control "$m"
+  attack "solve control $g --algo pvs --depth 3" $n solve control "$m" --algo pvs --depth 3
+  { echo 1; echo 64; tr '/' '\n' <<<"$m"; } > "judge.$g"
+  attack "judge control $g" "judge.$g" judge control
+done
+
+games_pos=(
+  "matchsticks|7" "stones|5" "tictactoe|X.O......" "control|011/101/110" "connect4|$late"
+  "sim|12 34 56" "random|" "tree|bom.tree"
+)
+for gp in "${games_pos[@]}"; do
+  g=${gp%%|*}
+  extra=()
+  [ "$g" = random ] && extra=(--branching 3 --depth 4)
+  for pos in "" " " "$esc" "${long:0:5000}" "-1" "99999999999999999999" "0" "/dev/zero"; do
+    [ "$g" = random ] && [ -n "$pos" ] && continue
+    # The empty Connect Four board is a real job of minutes (seven exact solves), not a hang.
+    [ "$g" = connect4 ] && [ -z "$pos" ] && continue
+    attack "analyse $g '${pos:0:12}'" $n analyse "$g" "$pos" --threads 1 "${extra[@]}"
+  done
+done
+
+printf '%s\n' "$esc" "${longx:0:5000}" '0' '-1' '99999999999' 'undo' 'undo' 'undo' \
+  'hint' 'scores' 'board' 'help' $'\xff\xfe' 'quit' > typed.bad
+printf 'hint\n1\n2\n3\n4\n5\n6\n7\n8\n9\nundo\nundo\nundo\n' > typed.moves
+for gp in "matchsticks|9" "stones|7" "tictactoe|" "control|0110/1001/1001/0110" \
+  "connect4|$late" "sim|12 34 56 13 24" "tree|bom.tree"; do
+  g=${gp%%|*}
+  pos=${gp#*|}
+  for input in typed.bad typed.moves empty nonutf8.tree; do
+    attack "play $g < $input" "$input" play "$g" ${pos:+"$pos"} --threads 1
+    attack "play $g --first engine < $input" "$input" play "$g" ${pos:+"$pos"} --first engine --threads 1
+  done
+done
+
+for opt in --depth --time-ms --nodes --split-depth --split-nodes --split-after; do
+  for v in 0 1 -1 99999999999999999999 1e3 abc "$esc"; do
+    attack "solve connect4 $opt '${v:0:12}'" $n solve connect4 "$late" "$opt" "$v" --threads 1
+  done
+done
+for v in 0 -1 nan inf 1e9 0.001 abc; do
+  attack "solve --progress-every $v" $n solve connect4 "$late" --progress-every "$v"
+done
+for b in 0 1 2 99999999999; do
+  for d in 0 1 99999999999; do
+    attack "solve random --branching $b --depth $d" $n solve random --branching "$b" --depth "$d"
+  done
+done
+
 echo
 echo "$total inputs, ${#flagged[@]} flagged"
 for f in "${flagged[@]}"; do

@@ -346,11 +346,12 @@ impl<'a, G: Game> Solver<'a, G> {
             stopped: None,
             elapsed: Duration::ZERO,
         };
-        let stop_reason = || {
-            if self
-                .stop
+        let interrupted = || {
+            self.stop
                 .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-            {
+        };
+        let stop_reason = || {
+            if interrupted() {
                 Stop::Interrupted
             } else {
                 Stop::Budget
@@ -427,15 +428,12 @@ impl<'a, G: Game> Solver<'a, G> {
             out.stats = s.stats();
             out.tt = s.tt_stats();
             out.nodes_per_thread = vec![out.stats.nodes];
-            let user_stop = self
-                .stop
-                .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed));
             if !s.stopped() {
                 finished = true;
                 out.verdict = settled(value, horizon, full);
                 out.best_move = best;
                 out.pv = s.pv().to_vec();
-            } else if cap.is_none() || user_stop {
+            } else if cap.is_none() || interrupted() {
                 out.stopped = Some(stop_reason());
                 let snap = progress.snapshot();
                 out.verdict = Verdict::Bounds {

@@ -84,7 +84,6 @@ impl<'a> Engine<'a> {
         &self,
         game: &G,
         pos: G::Pos,
-        _want_move: bool,
     ) -> Result<(Value, Option<G::Move>, u64), u64> {
         let mut solver = Solver::new(game)
             .position(pos)
@@ -132,7 +131,7 @@ pub fn score_moves<G: Describe>(
     let mut scored = Vec::with_capacity(moves.len());
     for mv in moves {
         let child = game.play(pos, mv);
-        match engine.solve(game, child, false) {
+        match engine.solve(game, child) {
             Ok((v, _, n)) => {
                 nodes += n;
                 scored.push((mv, -v));

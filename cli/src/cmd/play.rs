@@ -148,7 +148,7 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
             let over = game.outcome(&pos);
             if over.is_none() && game.to_move(&pos) != human {
                 let (value, best, _) = engine
-                    .solve(game, pos, true)
+                    .solve(game, pos)
                     .map_err(|_| "interrupted while the engine was thinking".to_string())?;
                 let Some(mv) = best.or_else(|| first_move(game, &pos)) else {
                     return Err("the engine found no move in a position that is not over".into());

@@ -25,6 +25,7 @@ pub mod rng;
 pub mod search;
 pub mod solver;
 pub mod trace;
+pub mod multi;
 pub mod tt;
 
 pub use game::{Game, GameError, MoveBuffer, MoveList, Notation, Player, Value, INF};

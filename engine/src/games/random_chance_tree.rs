@@ -1,0 +1,1 @@
+//! Random trees with chance nodes (placeholder being written).

@@ -1,0 +1,223 @@
+//! The game model for chance nodes and for any number of players: [`MultiGame`].
+//!
+//! # Why a second trait beside [`Game`](crate::Game)
+//!
+//! [`Game`](crate::Game) is built for speed on two-player, zero-sum, perfect-information games:
+//! integer values in the negamax convention, a side to move that alternates, a table that packs a
+//! value into 16 bits. Chance nodes break every one of those: their value is an expectation (a
+//! fraction, so `f64`), the side to move after a chance node depends on the outcome (Pig's 1
+//! passes the turn, any other face keeps it), and with three or more players a value is a vector,
+//! one payoff per player. Generalising `Game` would put a `match` on the node kind and a float
+//! into every node of every two-player search, and Connect Four would pay for dice it never
+//! throws. So this model sits beside `Game`, with its own searches ([`crate::multi`]), and the
+//! two-player engine is untouched: its node counts and speed stay exactly what they were.
+//!
+//! The two meet where it is worth it: paranoid search turns an n-player game into a two-player
+//! one (the player against the coalition) and runs it through the same kind of alpha-beta.
+//!
+//! # States
+//!
+//! Every position is one of three kinds ([`Turn`]): a player to move, with moves; a chance node,
+//! with outcomes and their probabilities; or terminal, with one payoff per player. Moves and
+//! outcomes share one move type and one [`MultiGame::play`], as a chance outcome is a move made
+//! by nature.
+
+use crate::game::{MoveBuffer, MoveList};
+use std::fmt::Debug;
+
+/// Most players a game may have (a value vector lives inline, so it is bounded).
+pub const MAX_PLAYERS: usize = 8;
+
+/// Most outcomes a chance node may have.
+pub const MAX_OUTCOMES: usize = 64;
+
+/// Who acts at a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Turn {
+    /// Player `i` (0-based, `i < players()`) picks a move.
+    Player(usize),
+    /// Nature picks an outcome at random, with the game's probabilities.
+    Chance,
+    /// The game is over: [`MultiGame::payoffs`] gives the result.
+    Terminal,
+}
+
+/// One payoff per player, kept inline (no heap).
+#[derive(Clone, Copy, PartialEq)]
+pub struct Payoffs {
+    n: u8,
+    v: [f64; MAX_PLAYERS],
+}
+
+impl Debug for Payoffs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl Payoffs {
+    /// `n` zeros (`n` is clamped to [`MAX_PLAYERS`]).
+    pub fn zeros(n: usize) -> Payoffs {
+        Payoffs {
+            n: n.min(MAX_PLAYERS) as u8,
+            v: [0.0; MAX_PLAYERS],
+        }
+    }
+
+    /// The payoffs in `values` (at most [`MAX_PLAYERS`] of them are kept).
+    pub fn from_slice(values: &[f64]) -> Payoffs {
+        let mut p = Payoffs::zeros(values.len());
+        let n = p.len();
+        p.v[..n].copy_from_slice(&values[..n]);
+        p
+    }
+
+    /// The two-player zero-sum vector in which `player` gets `value` and the other `-value`.
+    pub fn zero_sum2(player: usize, value: f64) -> Payoffs {
+        let mut p = Payoffs::zeros(2);
+        p.v[player & 1] = value;
+        p.v[(player & 1) ^ 1] = -value;
+        p
+    }
+
+    /// Player `winner` gets `+1`, every other player `-1/(n-1)` (sum 0).
+    pub fn win(n: usize, winner: usize) -> Payoffs {
+        let mut p = Payoffs::zeros(n);
+        let lose = -1.0 / (n.max(2) - 1) as f64;
+        for (i, x) in p.v[..p.n as usize].iter_mut().enumerate() {
+            *x = if i == winner { 1.0 } else { lose };
+        }
+        p
+    }
+
+    /// Number of players.
+    pub fn len(&self) -> usize {
+        self.n as usize
+    }
+
+    /// True for a vector of no players.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// The payoffs in player order.
+    pub fn as_slice(&self) -> &[f64] {
+        &self.v[..self.n as usize]
+    }
+
+    /// Player `i`'s payoff.
+    #[inline]
+    pub fn get(&self, i: usize) -> f64 {
+        self.v[i]
+    }
+
+    /// Sets player `i`'s payoff.
+    #[inline]
+    pub fn set(&mut self, i: usize, x: f64) {
+        self.v[i] = x;
+    }
+
+    /// Adds `p` times `other`, component by component (an expectation, one outcome at a time).
+    #[inline]
+    pub fn add_scaled(&mut self, p: f64, other: &Payoffs) {
+        for i in 0..self.n as usize {
+            self.v[i] += p * other.v[i];
+        }
+    }
+}
+
+/// A chance outcome: the move nature makes and its probability.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Outcome<M> {
+    /// The move that leads to the outcome.
+    pub mv: M,
+    /// Its probability, in `(0, 1]`; a node's probabilities sum to 1.
+    pub prob: f64,
+}
+
+/// The inline list a chance node's outcomes are written into.
+pub type Outcomes<M> = MoveList<Outcome<M>, MAX_OUTCOMES>;
+
+/// A game with chance nodes, any number of players, or both (see the module comment).
+///
+/// Values are `f64` payoffs, one per player. The two-player searches of this model
+/// (expectiminimax, Star1, Star2) read player `i`'s payoff as player `i`'s value and need a
+/// zero-sum game ([`MultiGame::players`] is 2 and the payoffs sum to 0).
+pub trait MultiGame: Sync {
+    /// A position: small and `Copy`, as in [`Game`](crate::Game).
+    type Pos: Copy + Send + Sync + Debug;
+    /// A move of a player or an outcome of a chance node.
+    type Move: Copy + PartialEq + Send + Sync + Debug + Default;
+    /// The inline move list this game fills.
+    type Moves: MoveBuffer<Self::Move>;
+
+    /// Number of players, 2..=[`MAX_PLAYERS`].
+    fn players(&self) -> usize;
+
+    /// The starting position.
+    fn initial(&self) -> Self::Pos;
+
+    /// Who acts at `pos`.
+    fn turn(&self, pos: &Self::Pos) -> Turn;
+
+    /// The payoffs of a terminal position, one per player.
+    fn payoffs(&self, pos: &Self::Pos) -> Payoffs;
+
+    /// The legal moves of a position where a player is to move, written into `out` (cleared
+    /// first), in the game's preferred order.
+    fn moves(&self, pos: &Self::Pos, out: &mut Self::Moves);
+
+    /// The outcomes of a chance node, written into `out` (cleared first); their probabilities
+    /// are positive and sum to 1.
+    fn outcomes(&self, pos: &Self::Pos, out: &mut Outcomes<Self::Move>);
+
+    /// The position after a move or an outcome that is legal in `pos`.
+    fn play(&self, pos: &Self::Pos, mv: Self::Move) -> Self::Pos;
+
+    /// A 64-bit key for the transposition table: equal positions have equal keys, and the key
+    /// tells apart positions with different players to move or moves left.
+    fn key(&self, pos: &Self::Pos) -> u64;
+
+    /// An upper bound on the plies (moves and outcomes) left from `pos`.
+    fn max_plies(&self, pos: &Self::Pos) -> usize;
+
+    /// Bounds `(L, U)` on every player's payoff at every terminal position and evaluation
+    /// (Star1 and Star2 prune with them; shallow max^n pruning with `U` and the sum).
+    fn payoff_bounds(&self) -> (f64, f64);
+
+    /// The constant sum of the payoffs, when there is one (zero-sum games: `Some(0.0)`).
+    /// Shallow max^n pruning needs it.
+    fn payoff_sum(&self) -> Option<f64> {
+        None
+    }
+
+    /// The estimated payoffs of a non-terminal position at the horizon of a depth-limited
+    /// search. The default knows nothing and gives everyone 0.
+    fn evaluate(&self, _pos: &Self::Pos) -> Payoffs {
+        Payoffs::zeros(self.players())
+    }
+
+    /// An ordering hint: moves with higher hints are searched first (after the table's move).
+    /// The default keeps the generation order.
+    fn move_hint(&self, _pos: &Self::Pos, _mv: Self::Move) -> i32 {
+        0
+    }
+
+    /// The move in words, for reports and traces.
+    fn format_move(&self, _pos: &Self::Pos, mv: Self::Move) -> String {
+        format!("{mv:?}")
+    }
+
+    /// The game's name, for reports.
+    fn name(&self) -> &'static str;
+}
+
+/// The player whose value a search reports at `pos`: the player to move, or at a chance node
+/// `fallback` (the player who moved into it).
+#[inline]
+pub fn owner(turn: Turn, fallback: usize) -> usize {
+    match turn {
+        Turn::Player(p) => p,
+        _ => fallback,
+    }
+}

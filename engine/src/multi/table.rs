@@ -1,0 +1,128 @@
+//! The lock-free transposition table of the chance searches: `f64` bounds.
+//!
+//! The two-player table ([`crate::tt`]) packs a 16-bit integer value into one word, which is
+//! what makes it fast; a chance node's value is an expectation, and the tests hold Star1 and
+//! Star2 to expectiminimax within 1e-12, so this table keeps both bounds as full `f64`s. An
+//! entry is four atomic words: the key folded with the three data words, the lower bound, the
+//! upper bound, and the depth with the best move. A reader recomputes the fold and takes the
+//! entry only if it matches, so an entry torn by two writers racing is read as a miss, never as
+//! a wrong bound (the XOR scheme of Hyatt and Mann). No locks: every word is an atomic, read
+//! and written `Relaxed`.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// What the table knows of a position.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// A lower bound on the value (from the player the search scores the position for).
+    pub lo: f64,
+    /// An upper bound on the value.
+    pub hi: f64,
+    /// The plies searched below the position (at most `u16::MAX - 1`).
+    pub depth: u16,
+    /// The index of the best move in the generated list, if any.
+    pub best: Option<u8>,
+}
+
+/// The table: a power of two of four-word entries, one way per index, replaced by depth.
+pub struct BoundsTable {
+    words: Vec<AtomicU64>,
+    mask: usize,
+}
+
+const NO_MOVE: u64 = 0xFF;
+
+impl BoundsTable {
+    /// A table of about `mib` MiB (at least one entry).
+    pub fn new(mib: usize) -> BoundsTable {
+        let bytes = mib.max(1).saturating_mul(1 << 20);
+        let entries = (bytes / 32).next_power_of_two().max(1);
+        let entries = if entries * 32 > bytes { entries / 2 } else { entries }.max(1);
+        BoundsTable {
+            words: (0..entries * 4).map(|_| AtomicU64::new(0)).collect(),
+            mask: entries - 1,
+        }
+    }
+
+    /// Number of entries.
+    pub fn capacity(&self) -> usize {
+        self.mask + 1
+    }
+
+    /// Empties the table.
+    pub fn clear(&self) {
+        for w in &self.words {
+            w.store(0, Relaxed);
+        }
+    }
+
+    fn slot(&self, key: u64) -> usize {
+        (key as usize & self.mask) * 4
+    }
+
+    /// The bounds stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Bounds> {
+        let i = self.slot(key);
+        let check = self.words[i].load(Relaxed);
+        let lo = self.words[i + 1].load(Relaxed);
+        let hi = self.words[i + 2].load(Relaxed);
+        let meta = self.words[i + 3].load(Relaxed);
+        // An empty entry has meta 0, which no store writes (its depth field is depth + 1).
+        if meta == 0 || check ^ lo ^ hi ^ meta != key {
+            return None;
+        }
+        let best = (meta >> 16) & 0xFF;
+        Some(Bounds {
+            lo: f64::from_bits(lo),
+            hi: f64::from_bits(hi),
+            depth: ((meta & 0xFFFF) as u16).wrapping_sub(1),
+            best: (best != NO_MOVE).then_some(best as u8),
+        })
+    }
+
+    /// Stores `b` for `key`, unless the entry there holds the same key searched deeper.
+    #[inline]
+    pub fn store(&self, key: u64, b: Bounds) {
+        let i = self.slot(key);
+        if let Some(old) = self.probe(key) {
+            if old.depth > b.depth {
+                return;
+            }
+        }
+        let lo = b.lo.to_bits();
+        let hi = b.hi.to_bits();
+        let meta = (b.depth.saturating_add(1).max(1) as u64)
+            | (b.best.map_or(NO_MOVE, |m| m as u64) << 16);
+        self.words[i].store(key ^ lo ^ hi ^ meta, Relaxed);
+        self.words[i + 1].store(lo, Relaxed);
+        self.words[i + 2].store(hi, Relaxed);
+        self.words[i + 3].store(meta, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_probes() {
+        let t = BoundsTable::new(1);
+        assert!(t.probe(42).is_none());
+        let b = Bounds {
+            lo: -0.25,
+            hi: 0.5,
+            depth: 7,
+            best: Some(1),
+        };
+        t.store(42, b);
+        assert_eq!(t.probe(42), Some(b));
+        // Another key in the same slot is a miss.
+        assert!(t.probe(42 + t.capacity() as u64).is_none());
+        // A shallower result does not replace a deeper one.
+        t.store(42, Bounds { depth: 3, ..b });
+        assert_eq!(t.probe(42).unwrap().depth, 7);
+        t.clear();
+        assert!(t.probe(42).is_none());
+    }
+}

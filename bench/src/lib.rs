@@ -1,5 +1,6 @@
 //! Benchmarks, sweeps and regression runs for cutoff.
 //!
+//! - [`chance`]: expectiminimax, Star1 and Star2 on random chance trees and Pig.
 //! - [`theory`]: `b^d`, the Knuth-Moore minimal tree, Pearl's branching factor.
 //! - [`sweep`]: the grid of uniform random trees and its table; [`games`]: the same
 //!   comparison on real games; [`plot`]: the figure.
@@ -10,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod build_info;
+pub mod chance;
 pub mod compare;
 pub mod games;
 pub mod measure;

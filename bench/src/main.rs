@@ -7,6 +7,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use clap::{Parser, Subcommand};
 use cutoff_bench::build_info::BuildInfo;
+use cutoff_bench::chance::{run_chance, write_chance_svg, ChanceConfig};
 use cutoff_bench::compare::{compare, render, Options};
 use cutoff_bench::games::{games_table, run_games};
 use cutoff_bench::plot::{write_svg, Count};
@@ -38,6 +39,58 @@ enum Command {
     Compare(CompareArgs),
     /// Pool the times of several run files of one build into one (median of all).
     Merge(MergeArgs),
+    /// Nodes of expectiminimax, Star1 and Star2 (with and without the table) on random chance
+    /// trees (best-first, random and worst-first order) and two-player Pig, with the share
+    /// Star1 and Star2 save, beside Ballard's figures; a markdown table and a figure.
+    Chance(ChanceArgs),
+}
+
+#[derive(clap::Args)]
+struct ChanceArgs {
+    /// A small sweep (well under a second), for tests and CI.
+    #[arg(long)]
+    quick: bool,
+    /// Trees per shape and order (seeds 1..=N; default 10, quick 2).
+    #[arg(long)]
+    seeds: Option<u64>,
+    /// Tree shapes as b:c:d, comma-separated (default 3:3:8,4:4:8,5:5:8,8:4:6,3:2:12).
+    #[arg(long, value_delimiter = ',', value_parser = parse_shape)]
+    sizes: Option<Vec<(usize, usize, usize)>>,
+    /// Outcome probabilities of the trees: uniform or random.
+    #[arg(long, default_value = "uniform")]
+    probs: String,
+    /// The figure's shape as b:c:d, searched at every depth up to d (default 4:4:10).
+    #[arg(long, value_parser = parse_shape)]
+    figure: Option<(usize, usize, usize)>,
+    /// Leave out the Star searches with the table.
+    #[arg(long)]
+    no_table: bool,
+    /// Leave out Pig.
+    #[arg(long)]
+    no_pig: bool,
+    /// Write the report (what ran and both tables) as markdown to this file.
+    #[arg(long)]
+    md: Option<String>,
+    /// Write the results as JSON to this file.
+    #[arg(long)]
+    json: Option<String>,
+    /// Draw nodes and the share saved against depth as SVG to this file.
+    #[arg(long)]
+    svg: Option<String>,
+}
+
+/// Reads a tree shape `b:c:d`.
+fn parse_shape(s: &str) -> Result<(usize, usize, usize), String> {
+    let bad = || format!("invalid shape '{s}' (expected b:c:d, like 3:2:8)");
+    let parts: Vec<usize> = s
+        .trim()
+        .split(':')
+        .map(|p| p.trim().parse::<usize>().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    match parts[..] {
+        [b, c, d] => Ok((b, c, d)),
+        _ => Err(bad()),
+    }
 }
 
 #[derive(clap::Args)]
@@ -229,6 +282,48 @@ fn sweep_cmd(a: &SweepArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn chance_cmd(a: &ChanceArgs) -> Result<ExitCode, String> {
+    let mut cfg = if a.quick {
+        ChanceConfig::quick()
+    } else {
+        ChanceConfig::standard()
+    };
+    if let Some(n) = a.seeds {
+        cfg.seeds = n;
+    }
+    if let Some(s) = &a.sizes {
+        cfg.sizes = s.clone();
+    }
+    if let Some((b, c, d)) = a.figure {
+        cfg.figure_shape = (b, c);
+        cfg.figure_depth = d;
+    }
+    cfg.probs = a.probs.parse().map_err(|e: cutoff::GameError| e.0)?;
+    cfg.with_table = !a.no_table;
+    cfg.pig = !a.no_pig;
+    cfg.validate()?;
+    let start = Instant::now();
+    let progress = progress_line(None);
+    let sweep = run_chance(&cfg, &mut |what| progress.set_message(what.to_string()))?;
+    progress.finish_and_clear();
+    let report = sweep.report();
+    say(&report);
+    say(&format!(
+        "\nchance sweep took {:.2} s\n",
+        start.elapsed().as_secs_f64()
+    ));
+    if let Some(path) = &a.md {
+        std::fs::write(path, &report).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    if let Some(path) = &a.svg {
+        write_chance_svg(&sweep, path)?;
+    }
+    if let Some(path) = &a.json {
+        std::fs::write(path, sweep.json()?).map_err(|e| format!("cannot write '{path}': {e}"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run_cmd(a: &RunArgs) -> Result<ExitCode, String> {
     let items = suite(&a.suite)?;
     // Fail on an unwritable output before spending minutes on the run.
@@ -322,6 +417,7 @@ fn main() -> ExitCode {
         Command::Run(a) => run_cmd(a),
         Command::Compare(a) => compare_cmd(a),
         Command::Merge(a) => merge_cmd(a),
+        Command::Chance(a) => chance_cmd(a),
     };
     match outcome {
         Ok(code) => code,

@@ -19,13 +19,13 @@
 pub(crate) mod arena;
 pub mod game;
 pub mod games;
+pub mod multi;
 pub mod ordering;
 pub mod parallel;
 pub mod rng;
 pub mod search;
 pub mod solver;
 pub mod trace;
-pub mod multi;
 pub mod tt;
 
 pub use game::{Game, GameError, MoveBuffer, MoveList, Notation, Player, Value, INF};

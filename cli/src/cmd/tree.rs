@@ -1,9 +1,15 @@
 //! `cutoff tree FILE`: search a hand-written tree; optionally trace the walk or draw it.
+//!
+//! Plain two-player trees go through the two-player searches ([`cutoff::Searcher`]); trees
+//! with chance nodes, vector leaves or decimals, and plain trees given a search of that kind,
+//! go through [`cutoff::multi`].
 
 use super::{read_file, CliResult};
 use crate::output::Report;
-use crate::walk::TreeWalk;
+use crate::walk::{cut_name, MultiTrace, MultiWalk, TreeWalk};
 use cutoff::games::tree::Tree;
+use cutoff::games::tree_multi::{format_payoffs, format_value, MultiTree};
+use cutoff::multi::{self, MultiAlgorithm, MultiGame, MultiLimits, MultiStats};
 use cutoff::search::Observer;
 use cutoff::trace::Trace;
 use cutoff::{Algorithm, Game, Player, SearchResult, Searcher};
@@ -11,16 +17,31 @@ use serde::Serialize;
 use std::io::Write;
 use std::time::Instant;
 
+/// A search `cutoff tree` runs: one of the two-player engine or one of the chance and
+/// n-player model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeAlgo {
+    /// A two-player search: plain trees only.
+    Two(Algorithm),
+    /// A search of [`cutoff::multi`]: any tree.
+    Multi(MultiAlgorithm),
+}
+
 /// Arguments of `cutoff tree`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The tree file: leaves are integers from MAX's view, inner nodes parenthesised lists,
-    /// optional labels `name:`, `#` comments (see positions/trees/). At most 16 MiB.
+    /// optional labels `name:`, `#` comments; chance nodes `[0.5 (3 5) 0.5 (2 9)]`, vector
+    /// leaves `<3 1 4>` (one payoff per player), decimal leaves (see positions/trees/). At
+    /// most 16 MiB.
     pub file: String,
-    /// Search algorithm: minimax, negamax, alphabeta, alphabeta-hard, veb, ab, pvs, mtdf,
-    /// solve.
-    #[arg(long, default_value = "alphabeta", value_parser = parse_algo)]
-    pub algo: Algorithm,
+    /// Search algorithm. Plain two-player trees: minimax, negamax, alphabeta (the default),
+    /// alphabeta-hard, veb, ab, pvs, mtdf, solve. Any tree (chance nodes, vector or decimal
+    /// leaves): expectiminimax (the default for two players), expectinegamax, star1, star2,
+    /// maxn (the default for more; maxn-plain if the payoffs' sum varies), maxn-plain,
+    /// paranoid, brs.
+    #[arg(long, value_parser = parse_algo)]
+    pub algo: Option<TreeAlgo>,
     /// Whether the root is a MAX or a MIN node.
     #[arg(long, default_value = "max", value_parser = parse_root)]
     pub root: Player,
@@ -35,8 +56,18 @@ pub struct Args {
     pub json: bool,
 }
 
-fn parse_algo(s: &str) -> Result<Algorithm, String> {
-    s.parse()
+fn parse_algo(s: &str) -> Result<TreeAlgo, String> {
+    if let Ok(a) = s.parse::<Algorithm>() {
+        return Ok(TreeAlgo::Two(a));
+    }
+    if let Ok(a) = s.parse::<MultiAlgorithm>() {
+        return Ok(TreeAlgo::Multi(a));
+    }
+    // Both lists would run past the 200-byte error line: name one of each, point to --help.
+    Err(format!(
+        "unknown algorithm '{}' (such as alphabeta, expectiminimax, star1 or maxn; `cutoff tree --help` lists them)",
+        cutoff::game::quote(s)
+    ))
 }
 
 fn parse_root(s: &str) -> Result<Player, String> {
@@ -115,23 +146,74 @@ struct TreeJson<'a> {
 /// Runs `cutoff tree`.
 pub fn run(args: &Args) -> CliResult {
     let text = read_file(&args.file)?;
-    let tree = Tree::parse(&text, args.root)
-        .map_err(|e| format!("{}: {e}", super::shown_path(&args.file)))?;
+    let in_file = |e: String| format!("{}: {e}", super::shown_path(&args.file));
+    let root_player = match args.root {
+        Player::First => 0,
+        Player::Second => 1,
+    };
+    // One parser reads every tree; the plain ones keep the two-player searches.
+    let tree = MultiTree::parse(&text, root_player).map_err(|e| in_file(e.0))?;
+    let players = tree.player_count();
+    if args.root == Player::Second && players != 2 {
+        return Err(in_file(format!(
+            "--root min is for two-player trees; this one has {players} players (player 0 moves first)"
+        )));
+    }
+    match (args.algo, tree.as_plain()) {
+        (None, Some(plain)) => run_plain(args, plain, Algorithm::AlphaBeta),
+        (Some(TreeAlgo::Two(algo)), Some(plain)) => run_plain(args, plain, algo),
+        (Some(TreeAlgo::Two(algo)), None) => {
+            let what = if tree.chance_nodes() > 0 {
+                "chance nodes".to_string()
+            } else if players != 2 {
+                format!("{players} players")
+            } else if tree.has_vectors() {
+                "vector leaves".to_string()
+            } else {
+                "decimal leaves".to_string()
+            };
+            let zero_sum = tree.payoff_sum().is_some_and(|s| s.abs() <= 1e-9);
+            let use_instead = if players == 2 && zero_sum {
+                "expectiminimax, expectinegamax, star1 or star2"
+            } else {
+                "maxn, maxn-plain, paranoid or brs"
+            };
+            Err(in_file(format!(
+                "{algo} searches plain two-player trees; this one has {what}: use {use_instead}"
+            )))
+        }
+        (None, None) => run_multi(args, &tree, default_multi(&tree)),
+        (Some(TreeAlgo::Multi(algo)), _) => run_multi(args, &tree, algo),
+    }
+}
+
+/// The search for a tree that is not plain: expectiminimax for two players and zero-sum
+/// payoffs, else max^n (without shallow pruning when the payoffs' sum varies).
+fn default_multi(tree: &MultiTree) -> MultiAlgorithm {
+    match tree.payoff_sum() {
+        Some(s) if tree.player_count() == 2 && s.abs() <= 1e-9 => MultiAlgorithm::Expectiminimax,
+        Some(_) => MultiAlgorithm::Maxn,
+        None => MultiAlgorithm::MaxnPlain,
+    }
+}
+
+/// `cutoff tree` on a plain two-player tree with a two-player search.
+fn run_plain(args: &Args, tree: &Tree, algo: Algorithm) -> CliResult {
     // Trees report values in the leaf scale, MAX's point of view.
     let scale = tree.root_side().sign();
     let want_walk = args.trace || args.dot || args.json;
     let (result, walk, time_ms) = if want_walk {
-        let (r, trace, t) = search_with(&tree, args.algo, Trace::new())?;
-        (r, Some(TreeWalk::new(&tree, &trace)), t)
+        let (r, trace, t) = search_with(tree, algo, Trace::new())?;
+        (r, Some(TreeWalk::new(tree, &trace)), t)
     } else {
-        let (r, _, t) = search_with(&tree, args.algo, cutoff::search::NoObserver)?;
+        let (r, _, t) = search_with(tree, algo, cutoff::search::NoObserver)?;
         (r, None, t)
     };
-    let mut report = Report::new(&tree, &tree.initial(), &result, None, time_ms);
+    let mut report = Report::new(tree, &tree.initial(), &result, None, time_ms);
     report.value = Some(scale * result.value);
 
     let text = if args.dot {
-        walk.expect("traced for --dot").dot(&tree)
+        walk.expect("traced for --dot").dot(tree)
     } else if args.json {
         let walk = walk.expect("traced for --json");
         let out = TreeJson {
@@ -169,11 +251,221 @@ pub fn run(args: &Args) -> CliResult {
         let mut text = format!("{}\n", report.text_with(&[("root", root)]));
         if let Some(walk) = walk {
             text.push('\n');
-            text.push_str(&walk.lines(&tree));
+            text.push_str(&walk.lines(tree));
         }
         text
     };
     emit(&text)
+}
+
+/// One settled node of a general tree in the JSON output.
+#[derive(Serialize)]
+struct MultiOrderItem {
+    node: String,
+    /// Player 0's (MAX's) value, for scalar trees only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<f64>,
+    values: Vec<f64>,
+    exact: bool,
+}
+
+/// One skipped child of a general tree in the JSON output.
+#[derive(Serialize)]
+struct MultiPrunedItem {
+    node: String,
+    parent: String,
+    cut: &'static str,
+    /// As the text shows it: MAX's view for scalar trees, else `player`'s payoff.
+    bound: f64,
+    /// The player whose payoff the search's bound is.
+    player: usize,
+}
+
+/// The report of a search of a general tree (text and JSON).
+#[derive(Serialize)]
+struct MultiReport {
+    game: &'static str,
+    algo: &'static str,
+    /// Scalar trees: player 0's (MAX's) value, the leaves' scale, as for plain trees. Vector
+    /// trees: the payoff of the player who moves first.
+    value: f64,
+    /// One value per player.
+    values: Vec<f64>,
+    exact: bool,
+    best_move: Option<String>,
+    nodes: u64,
+    leaves: u64,
+    cutoffs: u64,
+    max_ply: u32,
+    stats: MultiStats,
+    time_ms: f64,
+    players: usize,
+    /// "max" or "min" for two players, else "player k": who moves first.
+    root: String,
+    chance_nodes: usize,
+}
+
+/// The JSON output of a general tree: the report and the walk-through.
+#[derive(Serialize)]
+struct MultiJson<'a> {
+    #[serde(flatten)]
+    report: &'a MultiReport,
+    order: Vec<MultiOrderItem>,
+    pruned: Vec<MultiPrunedItem>,
+}
+
+/// `cutoff tree` with a search of [`cutoff::multi`].
+fn run_multi(args: &Args, tree: &MultiTree, algo: MultiAlgorithm) -> CliResult {
+    let in_file = |e: String| format!("{}: {e}", super::shown_path(&args.file));
+    let zero_sum = tree.payoff_sum().is_some_and(|s| s.abs() <= 1e-9);
+    if algo.two_player_only() && tree.player_count() == 2 && !zero_sum {
+        return Err(in_file(format!(
+            "{algo} needs zero-sum payoffs (every leaf's summing to 0): use maxn-plain, paranoid or brs"
+        )));
+    }
+    let limits = MultiLimits::default();
+    let root = tree.initial();
+    let want_walk = args.trace || args.dot || args.json;
+    // No table: a walk-through shows the search itself, and the children are then tried in
+    // file order, which is what the trace's cut indices count in.
+    let start = Instant::now();
+    let (result, trace) = if want_walk {
+        let (r, t) =
+            multi::search_observed(tree, &root, algo, &limits, None, MultiTrace::default())
+                .map_err(|e| in_file(e.to_string()))?;
+        (r, Some(t))
+    } else {
+        let r =
+            multi::search(tree, &root, algo, &limits, None).map_err(|e| in_file(e.to_string()))?;
+        (r, None)
+    };
+    let time_ms = start.elapsed().as_secs_f64() * 1e3;
+    let walk = trace.map(|t| MultiWalk::new(tree, &t, algo));
+    let players = tree.player_count();
+    let value = if tree.has_vectors() {
+        result.values.get(tree.root_player())
+    } else {
+        result.values.get(0)
+    };
+    let s = result.stats;
+    let report = MultiReport {
+        game: MultiGame::name(tree),
+        algo: algo.name(),
+        value,
+        values: result.values.as_slice().to_vec(),
+        exact: result.exact,
+        best_move: result.best_move.map(|m| tree.format_move(&root, m)),
+        nodes: s.nodes(),
+        leaves: s.leaves,
+        cutoffs: s.cutoffs,
+        max_ply: s.max_ply,
+        stats: s,
+        time_ms,
+        players,
+        root: match (players, tree.root_player()) {
+            (2, 0) => "max".to_string(),
+            (2, _) => "min".to_string(),
+            (_, p) => format!("player {p}"),
+        },
+        chance_nodes: tree.chance_nodes(),
+    };
+    let text = if args.dot {
+        walk.expect("traced for --dot").dot(tree)
+    } else if args.json {
+        let walk = walk.expect("traced for --json");
+        let out = MultiJson {
+            report: &report,
+            order: walk
+                .order
+                .iter()
+                .map(|st| MultiOrderItem {
+                    node: tree.name(st.node),
+                    value: (!tree.has_vectors()).then(|| st.values.get(0)),
+                    values: st.values.as_slice().to_vec(),
+                    exact: st.exact,
+                })
+                .collect(),
+            pruned: walk
+                .pruned
+                .iter()
+                .map(|p| MultiPrunedItem {
+                    node: tree.name(p.node),
+                    parent: tree.name(p.parent),
+                    cut: cut_name(p.cut),
+                    bound: p.bound,
+                    player: p.owner,
+                })
+                .collect(),
+        };
+        let json = serde_json::to_string(&out).map_err(|e| e.to_string())?;
+        format!("{json}\n")
+    } else {
+        let mut text = format!("{}\n", multi_text(tree, &report, &result.values));
+        if let Some(walk) = walk {
+            text.push('\n');
+            text.push_str(&walk.lines(tree));
+        }
+        text
+    };
+    emit(&text)
+}
+
+/// The report of a general tree as aligned `name  value` lines, as the plain report.
+fn multi_text(tree: &MultiTree, r: &MultiReport, values: &multi::Payoffs) -> String {
+    let exact = if r.exact { "exact" } else { "not exact" };
+    let value = if tree.has_vectors() {
+        format!("{} ({}'s payoff; {exact})", format_value(r.value), r.root)
+    } else {
+        format!("{} ({exact})", format_value(r.value))
+    };
+    let s = &r.stats;
+    let root = format!(
+        "{} ({} nodes, {} leaves, {} chance node{}, height {}; {})",
+        r.root,
+        tree.len(),
+        tree.leaves(),
+        tree.chance_nodes(),
+        if tree.chance_nodes() == 1 { "" } else { "s" },
+        tree.height(),
+        if tree.has_vectors() {
+            format!("{} players, one payoff each", r.players)
+        } else {
+            "values from MAX's view".to_string()
+        }
+    );
+    let rows: Vec<(&str, String)> = vec![
+        ("game", r.game.to_string()),
+        ("algorithm", r.algo.to_string()),
+        ("value", value),
+        ("values", format_payoffs(values)),
+        (
+            "best move",
+            r.best_move.clone().unwrap_or_else(|| "none".to_string()),
+        ),
+        (
+            "nodes",
+            format!(
+                "{} ({} decision, {} chance, {} leaves)",
+                r.nodes, s.decision_nodes, s.chance_nodes, s.leaves
+            ),
+        ),
+        ("leaves", r.leaves.to_string()),
+        (
+            "cutoffs",
+            format!(
+                "{} decision, {} chance, {} probe",
+                s.cutoffs, s.chance_cutoffs, s.probe_cutoffs
+            ),
+        ),
+        ("max ply", r.max_ply.to_string()),
+        ("time", format!("{:.3} ms", r.time_ms)),
+        ("root", root),
+    ];
+    let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    rows.iter()
+        .map(|(k, v)| format!("{k:<width$}  {v}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Writes `text` to standard output; a reader that went away (`| head`) is not an error.

@@ -9,3 +9,4 @@ pub mod sim;
 pub mod takeaway;
 pub mod tictactoe;
 pub mod tree;
+pub mod tree_multi;

@@ -19,7 +19,7 @@
 //! later one is strictly better) a player indifferent between them rolls.
 
 use crate::game::{GameError, MoveBuffer, MoveList};
-use crate::multi::{Outcome, Outcomes, MultiGame, Payoffs, Turn, MAX_OUTCOMES, MAX_PLAYERS};
+use crate::multi::{MultiGame, Outcome, Outcomes, Payoffs, Turn, MAX_OUTCOMES, MAX_PLAYERS};
 use crate::rng::mix;
 
 /// Largest win score (scores and turn totals fit in 16 bits with room to spare).
@@ -188,7 +188,10 @@ impl Pig {
                 }
             };
         }
-        let banked = pos.scores[..self.players].iter().filter(|&&s| s >= self.win).count();
+        let banked = pos.scores[..self.players]
+            .iter()
+            .filter(|&&s| s >= self.win)
+            .count();
         if banked > 1 {
             return Err(GameError::new("two players cannot both have won"));
         }
@@ -354,6 +357,20 @@ impl MultiGame for Pig {
 
     fn evaluate(&self, pos: &PigPos) -> Payoffs {
         self.lead(pos)
+    }
+
+    /// `player` starts a turn of their own at `pos`: turn total 0, no die in the air. The player
+    /// whose turn it was loses an unbanked turn total, as after a 1; no move is counted.
+    fn pass_to(&self, pos: &PigPos, player: usize) -> Option<PigPos> {
+        if player >= self.players || self.turn(pos) == Turn::Terminal {
+            return None;
+        }
+        Some(PigPos {
+            player: player as u8,
+            total: 0,
+            rolling: false,
+            ..*pos
+        })
     }
 
     fn format_move(&self, _pos: &PigPos, mv: PigMove) -> String {

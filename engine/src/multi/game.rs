@@ -203,6 +203,15 @@ pub trait MultiGame: Sync {
         0
     }
 
+    /// `pos` with `player` to move out of turn, for best-reply search ([`crate::multi::brs`]),
+    /// which lets any opponent reply in place of the one whose turn it is, then hands the turn
+    /// back to the root player. `None` where the game cannot do that; the default says so
+    /// everywhere, and best-reply search then keeps the game's own turn order (it becomes
+    /// paranoid search). Only asked of positions that are not terminal.
+    fn pass_to(&self, _pos: &Self::Pos, _player: usize) -> Option<Self::Pos> {
+        None
+    }
+
     /// The move in words, for reports and traces.
     fn format_move(&self, _pos: &Self::Pos, mv: Self::Move) -> String {
         format!("{mv:?}")

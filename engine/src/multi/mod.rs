@@ -258,6 +258,11 @@ pub struct Frame<G: MultiGame> {
     pub lo: [f64; MAX_OUTCOMES],
     /// Scratch values (Star2's probe bounds).
     pub hi: [f64; MAX_OUTCOMES],
+    /// Star2's probe results, one per outcome of the chance node at this ply.
+    pub seeds: [Option<star::Seed>; MAX_OUTCOMES],
+    /// The order to search the moves in, as indices into `moves` (see [`Ctx::order`]);
+    /// allocated once with room for every move, so filling it never allocates.
+    pub perm: Vec<u16>,
 }
 
 /// How often (in nodes) a search looks at the clock and the stop flag.
@@ -305,6 +310,8 @@ impl<'a, G: MultiGame, O: MultiObserver<G>> Ctx<'a, G, O> {
                 outcomes: Outcomes::default(),
                 lo: [0.0; MAX_OUTCOMES],
                 hi: [0.0; MAX_OUTCOMES],
+                seeds: [None; MAX_OUTCOMES],
+                perm: Vec::with_capacity(G::Moves::CAPACITY),
             })
             .collect();
         Ctx {
@@ -373,11 +380,46 @@ impl<'a, G: MultiGame, O: MultiObserver<G>> Ctx<'a, G, O> {
         let moves = &mut self.frames[ply].moves;
         game.moves(pos, moves);
         let list = moves.as_mut_slice();
-        if let Some(i) = first.filter(|&i| i < list.len()) {
-            list[..=i].rotate_right(1);
-            list[1..].sort_by_key(|&m| -game.move_hint(pos, m));
-        } else {
-            list.sort_by_key(|&m| -game.move_hint(pos, m));
+        let start = match first.filter(|&i| i < list.len()) {
+            Some(i) => {
+                list[..=i].rotate_right(1);
+                1
+            }
+            None => 0,
+        };
+        // A stable insertion sort by hint: move lists are short, and it never allocates.
+        for i in start + 1..list.len() {
+            let mut j = i;
+            while j > start && game.move_hint(pos, list[j - 1]) < game.move_hint(pos, list[j]) {
+                list.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+    }
+}
+
+impl<G: MultiGame, O: MultiObserver<G>> Ctx<'_, G, O> {
+    /// Fills the frame at `ply` with the moves of `pos` in the game's order, and its `perm`
+    /// with the order to search them in: the move at index `first` (the table's) first, then
+    /// by [`MultiGame::move_hint`], ties in generation order. The list itself stays in
+    /// generation order, so an index names a move in the table.
+    pub fn order(&mut self, ply: usize, pos: &G::Pos, first: Option<usize>) {
+        let game = self.game;
+        let frame = &mut self.frames[ply];
+        game.moves(pos, &mut frame.moves);
+        let list = frame.moves.as_slice();
+        frame.perm.clear();
+        frame.perm.extend(0..list.len() as u16);
+        if list.len() > 1 {
+            // Unstable sort with the index as the last key: the same order as a stable sort,
+            // without the buffer a stable sort may allocate.
+            frame.perm.sort_unstable_by_key(|&i| {
+                (
+                    Some(i as usize) != first,
+                    -game.move_hint(pos, list[i as usize]),
+                    i,
+                )
+            });
         }
     }
 }

@@ -22,6 +22,9 @@ pub struct Bounds {
     pub depth: u16,
     /// The index of the best move in the generated list, if any.
     pub best: Option<u8>,
+    /// True when the bounds depend on the depth limit (some position below was evaluated at
+    /// the horizon); false when they hold for the whole game, at any depth.
+    pub cut: bool,
 }
 
 /// The table: a power of two of four-word entries, one way per index, replaced by depth.
@@ -37,7 +40,12 @@ impl BoundsTable {
     pub fn new(mib: usize) -> BoundsTable {
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let entries = (bytes / 32).next_power_of_two().max(1);
-        let entries = if entries * 32 > bytes { entries / 2 } else { entries }.max(1);
+        let entries = if entries * 32 > bytes {
+            entries / 2
+        } else {
+            entries
+        }
+        .max(1);
         BoundsTable {
             words: (0..entries * 4).map(|_| AtomicU64::new(0)).collect(),
             mask: entries - 1,
@@ -78,6 +86,7 @@ impl BoundsTable {
             hi: f64::from_bits(hi),
             depth: ((meta & 0xFFFF) as u16).wrapping_sub(1),
             best: (best != NO_MOVE).then_some(best as u8),
+            cut: meta >> 24 & 1 == 1,
         })
     }
 
@@ -86,14 +95,16 @@ impl BoundsTable {
     pub fn store(&self, key: u64, b: Bounds) {
         let i = self.slot(key);
         if let Some(old) = self.probe(key) {
-            if old.depth > b.depth {
+            // A deeper result, or one that holds for the whole game, is worth more.
+            if b.cut && (old.depth > b.depth || !old.cut) {
                 return;
             }
         }
         let lo = b.lo.to_bits();
         let hi = b.hi.to_bits();
         let meta = (b.depth.saturating_add(1).max(1) as u64)
-            | (b.best.map_or(NO_MOVE, |m| m as u64) << 16);
+            | (b.best.map_or(NO_MOVE, |m| m as u64) << 16)
+            | (b.cut as u64) << 24;
         self.words[i].store(key ^ lo ^ hi ^ meta, Relaxed);
         self.words[i + 1].store(lo, Relaxed);
         self.words[i + 2].store(hi, Relaxed);
@@ -114,6 +125,7 @@ mod tests {
             hi: 0.5,
             depth: 7,
             best: Some(1),
+            cut: true,
         };
         t.store(42, b);
         assert_eq!(t.probe(42), Some(b));

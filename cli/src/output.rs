@@ -240,10 +240,15 @@ impl Report {
             }
         }
         rows.extend(extra.iter().cloned());
-        let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
-        rows.iter()
-            .map(|(k, v)| format!("{k:<width$}  {v}"))
-            .collect::<Vec<_>>()
-            .join("\n")
+        aligned(&rows)
     }
+}
+
+/// `name  value` rows with the values in one column, as every text report prints them.
+pub fn aligned(rows: &[(&str, String)]) -> String {
+    let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
+    rows.iter()
+        .map(|(k, v)| format!("{k:<width$}  {v}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

@@ -28,6 +28,7 @@ use cutoff::games::sim::{Sim, SimPos, EDGES};
 use cutoff::games::takeaway::{TakeAway, TakePos};
 use cutoff::games::tictactoe::{Board as TicTacToeBoard, TicTacToe};
 use cutoff::games::tree::{Tree, TreePos};
+use cutoff::multi::MultiAlgorithm;
 use cutoff::{Algorithm, Notation, Player, Value};
 
 /// The registry of games: the names the command line accepts (checked by clap, listed in
@@ -51,6 +52,10 @@ pub enum GameKind {
     Connect4,
     /// Sim on K6.
     Sim,
+    /// Pig, the dice game, or Piglet, for 2 to 8 players (chance nodes: `solve` only).
+    Pig,
+    /// A random tree with chance nodes, MAX, CHANCE, MIN, CHANCE levels (`solve` only).
+    Chance,
 }
 
 impl GameKind {
@@ -62,7 +67,15 @@ impl GameKind {
             GameKind::Matchsticks | GameKind::Stones | GameKind::Control => Algorithm::Theory,
             GameKind::Tictactoe | GameKind::Connect4 | GameKind::Sim => Algorithm::Solve,
             GameKind::Tree | GameKind::Random => Algorithm::AlphaBeta,
+            // Searched by the chance and n-player model (see [`GameKind::is_multi`]).
+            GameKind::Pig | GameKind::Chance => Algorithm::AlphaBeta,
         }
+    }
+
+    /// True for the games of the chance and n-player model ([`cutoff::multi`]), which only
+    /// `solve` searches.
+    pub fn is_multi(self) -> bool {
+        matches!(self, GameKind::Pig | GameKind::Chance)
     }
 
     /// The name the command line uses.
@@ -76,6 +89,8 @@ impl GameKind {
             GameKind::Random => "random",
             GameKind::Connect4 => "connect4",
             GameKind::Sim => "sim",
+            GameKind::Pig => "pig",
+            GameKind::Chance => "chance",
         }
     }
 }
@@ -113,6 +128,31 @@ impl clap::ValueEnum for AlgoArg {
     }
 }
 
+/// A search from either family: the two-player engine's or one of the chance and n-player
+/// model's ([`cutoff::multi`]), for the commands that take both (`solve`, `tree`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyAlgo {
+    /// A two-player search.
+    Two(Algorithm),
+    /// A search of [`cutoff::multi`].
+    Multi(MultiAlgorithm),
+}
+
+/// Reads an algorithm of either family.
+pub fn parse_any_algo(s: &str) -> Result<AnyAlgo, String> {
+    if let Ok(a) = s.parse::<Algorithm>() {
+        return Ok(AnyAlgo::Two(a));
+    }
+    if let Ok(a) = s.parse::<MultiAlgorithm>() {
+        return Ok(AnyAlgo::Multi(a));
+    }
+    // Both lists would run past the 200-byte error line: name a few, point to --help.
+    Err(format!(
+        "unknown algorithm '{}' (such as alphabeta, expectiminimax, star1 or maxn; --help lists them)",
+        cutoff::game::quote(s)
+    ))
+}
+
 /// A game and its position as the command line gives them, with the options that only the
 /// tree games read. Flatten it into a subcommand's arguments (`#[command(flatten)]`).
 #[derive(clap::Args, Clone, Debug)]
@@ -140,6 +180,27 @@ pub struct GameArgs {
     /// Trees: whether the root is a MAX or a MIN node.
     #[arg(long, default_value = "max", value_parser = parse_root)]
     pub root: Player,
+    /// Pig: number of players (2 to 8).
+    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
+    pub players: i64,
+    /// Pig: the score that wins.
+    #[arg(long, default_value_t = 100, allow_negative_numbers = true)]
+    pub win_score: i64,
+    /// Pig: faces of the die (Piglet: tails comes up one time in FACES).
+    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
+    pub faces: i64,
+    /// Pig: the game ends in a draw after this many moves (rolls and stops).
+    #[arg(long, allow_negative_numbers = true)]
+    pub horizon: Option<i64>,
+    /// Pig: play Piglet, with a coin instead of the die.
+    #[arg(long)]
+    pub piglet: bool,
+    /// Chance trees: outcomes of each chance node.
+    #[arg(long)]
+    pub outcomes: Option<usize>,
+    /// Chance trees: outcome probabilities (uniform or random).
+    #[arg(long, default_value = "uniform")]
+    pub probs: String,
 }
 
 impl GameArgs {
@@ -153,6 +214,13 @@ impl GameArgs {
             seed: 1,
             order: Order::Random,
             root: Player::First,
+            players: 2,
+            win_score: 100,
+            faces: 6,
+            horizon: None,
+            piglet: false,
+            outcomes: None,
+            probs: "uniform".into(),
         }
     }
 }
@@ -210,6 +278,12 @@ impl AnyGame {
                 .ok_or_else(|| format!("{} needs {what}", args.game))
         };
         let game = match args.game {
+            GameKind::Pig | GameKind::Chance => {
+                return Err(format!(
+                    "{} has chance nodes: only `cutoff solve {}` searches it",
+                    args.game, args.game
+                ))
+            }
             GameKind::Matchsticks => {
                 let n = parse_count(needs("the number of sticks, e.g. 6")?, "sticks")?;
                 AnyGame::TakeAway(TakeAway::matchsticks(n).map_err(|e| e.0)?)

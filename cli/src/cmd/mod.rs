@@ -5,6 +5,7 @@ pub mod judge;
 pub mod play;
 
 pub mod solve;
+pub mod solve_multi;
 pub mod suite;
 pub mod tree;
 

@@ -3,7 +3,7 @@
 
 use super::CliResult;
 use crate::output::Report;
-use crate::position::{AlgoArg, AnyGame, Describe, GameArgs, GameVisitor};
+use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameVisitor};
 use cutoff::parallel::{Mode, ParallelConfig};
 use cutoff::search::Progress;
 use cutoff::solver::{Solver, Stop};
@@ -17,9 +17,12 @@ pub struct Args {
     /// The game, its position and the tree games' options.
     #[command(flatten)]
     pub game: GameArgs,
-    /// Search algorithm (default: the game's fastest exact one; see the README).
-    #[arg(long, value_enum)]
-    pub algo: Option<AlgoArg>,
+    /// Search algorithm (default: the game's fastest exact one; see the README). Two-player
+    /// games: minimax, negamax, alphabeta, alphabeta-hard, veb, ab, pvs, mtdf, solve, theory.
+    /// Pig and chance trees: expectiminimax, expectinegamax, star1, star2 (the default for two
+    /// players), maxn (the default for more), maxn-plain, paranoid, brs.
+    #[arg(long, value_parser = crate::position::parse_any_algo)]
+    pub algo: Option<AnyAlgo>,
     /// Weak solving (win, draw or loss only) with the null-window solver.
     #[arg(long)]
     pub weak: bool,
@@ -60,6 +63,9 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 
 /// Runs `cutoff solve`.
 pub fn run(args: &Args) -> CliResult {
+    if args.game.game.is_multi() {
+        return super::solve_multi::run(args);
+    }
     let game = AnyGame::parse(&args.game)?;
     // `--depth` is the search's depth limit, but for random trees the tree's own depth: the
     // search then goes to the leaves.
@@ -101,7 +107,17 @@ fn report<G: Notation>(
     default_algo: Algorithm,
 ) -> CliResult {
     let root = game.initial();
-    let algo = args.algo.map_or(default_algo, |a| a.0);
+    let algo = match args.algo {
+        None => default_algo,
+        Some(AnyAlgo::Two(a)) => a,
+        Some(AnyAlgo::Multi(a)) => {
+            return Err(format!(
+                "{a} searches games with chance nodes or more than two players (pig, chance, \
+                 chance trees in files); {} is a two-player game",
+                game.name()
+            ))
+        }
+    };
     if args.weak && algo != Algorithm::Solve {
         return Err(format!("--weak needs --algo solve, not {algo}"));
     }
@@ -109,7 +125,7 @@ fn report<G: Notation>(
     if args.weak && budget {
         return Err("--weak cannot be combined with --time-ms or --nodes".into());
     }
-    if budget && args.algo.is_some_and(|a| a.0 != Algorithm::Pvs) {
+    if budget && args.algo.is_some() && algo != Algorithm::Pvs {
         return Err(format!(
             "--time-ms and --nodes run iterative deepening with pvs, not {algo}"
         ));

@@ -17,15 +17,7 @@ use serde::Serialize;
 use std::io::Write;
 use std::time::Instant;
 
-/// A search `cutoff tree` runs: one of the two-player engine or one of the chance and
-/// n-player model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TreeAlgo {
-    /// A two-player search: plain trees only.
-    Two(Algorithm),
-    /// A search of [`cutoff::multi`]: any tree.
-    Multi(MultiAlgorithm),
-}
+use crate::position::{parse_any_algo as parse_algo, AnyAlgo as TreeAlgo};
 
 /// Arguments of `cutoff tree`.
 #[derive(clap::Args)]
@@ -54,20 +46,6 @@ pub struct Args {
     /// Print one JSON object: the report, the settle order and the pruned subtrees.
     #[arg(long)]
     pub json: bool,
-}
-
-fn parse_algo(s: &str) -> Result<TreeAlgo, String> {
-    if let Ok(a) = s.parse::<Algorithm>() {
-        return Ok(TreeAlgo::Two(a));
-    }
-    if let Ok(a) = s.parse::<MultiAlgorithm>() {
-        return Ok(TreeAlgo::Multi(a));
-    }
-    // Both lists would run past the 200-byte error line: name one of each, point to --help.
-    Err(format!(
-        "unknown algorithm '{}' (such as alphabeta, expectiminimax, star1 or maxn; `cutoff tree --help` lists them)",
-        cutoff::game::quote(s)
-    ))
 }
 
 fn parse_root(s: &str) -> Result<Player, String> {
@@ -461,11 +439,7 @@ fn multi_text(tree: &MultiTree, r: &MultiReport, values: &multi::Payoffs) -> Str
         ("time", format!("{:.3} ms", r.time_ms)),
         ("root", root),
     ];
-    let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
-    rows.iter()
-        .map(|(k, v)| format!("{k:<width$}  {v}"))
-        .collect::<Vec<_>>()
-        .join("\n")
+    crate::output::aligned(&rows)
 }
 
 /// Writes `text` to standard output; a reader that went away (`| head`) is not an error.

@@ -466,7 +466,8 @@ pub fn search_observed<G: MultiGame, O: MultiObserver<G>>(
     }
     let table = if algo.uses_table() { table } else { None };
     let full = game.max_plies(root);
-    let budgeted = limits.nodes.is_some() || limits.time.is_some() || limits.stop.is_some();
+    // A stop flag alone does not deepen: an exact search is one iteration.
+    let budgeted = limits.nodes.is_some() || limits.time.is_some();
     let last = limits.depth.unwrap_or(full).min(full);
     let mut ctx = Ctx::new(game, root, limits, table, obs);
     let mut best: Option<MultiResult<G::Move>> = None;

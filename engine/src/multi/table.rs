@@ -36,20 +36,35 @@ pub struct BoundsTable {
 const NO_MOVE: u64 = 0xFF;
 
 impl BoundsTable {
-    /// A table of about `mib` MiB (at least one entry).
+    /// A table of about `mib` MiB (at least one entry). Panics where the memory cannot be had;
+    /// [`BoundsTable::try_new`] says so instead.
     pub fn new(mib: usize) -> BoundsTable {
+        match BoundsTable::try_new(mib) {
+            Ok(t) => t,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    /// A table of about `mib` MiB (at least one entry), or an error naming the size when the
+    /// memory cannot be had.
+    pub fn try_new(mib: usize) -> Result<BoundsTable, String> {
         let bytes = mib.max(1).saturating_mul(1 << 20);
         let entries = (bytes / 32).next_power_of_two().max(1);
-        let entries = if entries * 32 > bytes {
+        let entries = if entries.saturating_mul(32) > bytes {
             entries / 2
         } else {
             entries
         }
         .max(1);
-        BoundsTable {
-            words: (0..entries * 4).map(|_| AtomicU64::new(0)).collect(),
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(entries * 4)
+            .map_err(|_| format!("cannot allocate a table of {mib} MiB"))?;
+        words.extend((0..entries * 4).map(|_| AtomicU64::new(0)));
+        Ok(BoundsTable {
+            words,
             mask: entries - 1,
-        }
+        })
     }
 
     /// Number of entries.

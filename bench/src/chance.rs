@@ -484,8 +484,9 @@ impl ChanceSweep {
              with chance levels counted; {} probabilities; leaves in [-100, 100]): mean counts \
              over seeds 1..={}. Pig rows: two players, Pig(players, win, faces, horizon), \
              payoffs in [-1, 1], searched to the end. \"saved\": the share of \
-             expectiminimax's count that the search did not visit. Star2's probes count the \
-             decision nodes they enter, which its full pass may enter again. Table: {} MiB \
+             expectiminimax's count that the search did not visit. A decision node Star2 \
+             probes counts once: its full pass starts from the probed move's value rather \
+             than searching that move again. Table: {} MiB \
              bounds table, cleared before each search.\n\n",
             c.probs.name(),
             c.seeds,

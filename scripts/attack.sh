@@ -365,6 +365,94 @@ for b in 0 1 2 99999999999; do
   done
 done
 
+# solve pig and solve chance: the games with chance nodes and more than two players. Every
+# count option at its bounds and past them, missing and malformed options, bad algorithms and
+# probabilities, positions they do not take, budgets, and the commands that refuse them.
+pig=(solve pig --win-score 4 --faces 3 --horizon 6)
+attack "solve pig (no --horizon)" $n solve pig
+attack "solve pig --horizon (no value)" $n solve pig --horizon
+for opt in --players --win-score --faces --horizon; do
+  # The small game's other options (an option given twice is clap's error, not this one).
+  base=(solve pig)
+  for o in --win-score:4 --faces:3 --horizon:6; do
+    [ "${o%%:*}" = "$opt" ] || base+=("${o%%:*}" "${o#*:}")
+  done
+  for v in "" " " 0 1 2 -1 -3 8 9 64 65 1000 1001 10000 10001 4294967295 4294967296 \
+    99999999999999999999 -99999999999999999999 1e3 nan NaN inf 0x10 abc "$esc" "${long:0:5000}"; do
+    attack "solve pig $opt '${v:0:12}'" $n "${base[@]}" "$opt" "$v"
+  done
+done
+attack "solve pig 8 players, horizon 1000" $n solve pig --players 8 --win-score 10000 --faces 64 --horizon 1000 --time-ms 300
+attack "solve pig 8 players maxn-plain --nodes" $n solve pig --players 8 --win-score 100 --horizon 1000 --algo maxn-plain --nodes 100000
+attack "solve pig --piglet --faces 64" $n solve pig --piglet --faces 64 --win-score 3 --horizon 12
+attack "solve pig --piglet=yes" $n "${pig[@]}" --piglet=yes
+for pos in "" " " "0,0/0/0/0" "$esc" "${long:0:5000}"; do
+  attack "solve pig position '${pos:0:12}'" $n "${pig[@]}" "$pos"
+done
+for a in "" bad "$esc" "${long:0:5000}" alphabeta minimax theory solve pvs \
+  expectiminimax expectinegamax star1 star2 maxn maxn-plain paranoid brs STAR1 "star1 "; do
+  attack "solve pig --algo '${a:0:16}'" $n "${pig[@]}" --algo "$a"
+  attack "solve pig 3 players --algo '${a:0:16}'" $n "${pig[@]}" --players 3 --algo "$a"
+done
+# Pig to 100, far too large to finish: each budget is tried with the other as a backstop.
+big=(solve pig --horizon 1000)
+for v in "" 0 1 -1 18446744073709551615 99999999999999999999 nan abc "$esc"; do
+  attack "solve pig --nodes '${v:0:12}'" $n "${big[@]}" --nodes "$v" --time-ms 300
+  attack "solve pig --time-ms '${v:0:12}'" $n "${big[@]}" --time-ms "$v" --nodes 200000
+  for opt in --depth --tt-mb --threads; do
+    attack "solve pig $opt '${v:0:12}'" $n "${pig[@]}" "$opt" "$v"
+  done
+done
+attack "solve pig --nodes 1 (3 players)" $n solve pig --players 3 --win-score 20 --horizon 60 --nodes 1
+attack "solve pig --time-ms 1 (paranoid)" $n solve pig --players 4 --win-score 20 --horizon 60 --algo paranoid --time-ms 1
+attack "solve pig --time-ms 300 (brs)" $n solve pig --players 4 --win-score 20 --horizon 60 --algo brs --time-ms 300
+attack "solve pig --weak" $n "${pig[@]}" --weak
+attack "solve pig --parallel root" $n "${pig[@]}" --parallel root
+attack "solve pig --json --quiet" $n "${pig[@]}" --json --quiet
+chance=(solve chance --branching 3 --outcomes 3 --depth 6)
+attack "solve chance (none)" $n solve chance
+attack "solve chance (no --outcomes)" $n solve chance --branching 3 --depth 6
+attack "solve chance (no --branching)" $n solve chance --outcomes 3 --depth 6
+attack "solve chance (no --depth)" $n solve chance --branching 3 --outcomes 3
+for opt in --branching --outcomes --depth; do
+  base=(solve chance)
+  for o in --branching:3 --outcomes:3 --depth:6; do
+    [ "${o%%:*}" = "$opt" ] || base+=("${o%%:*}" "${o#*:}")
+  done
+  for v in "" " " 0 1 -1 40 41 64 65 99 18446744073709551615 18446744073709551616 nan 1e3 abc "$esc"; do
+    attack "solve chance $opt '${v:0:12}'" $n "${base[@]}" "$opt" "$v" --nodes 2000000
+  done
+done
+for v in "" " " uniform random Uniform "uniform " "0.5,0.5" "0.5 0.5" "1/3,2/3" nan NaN inf -1 \
+  "0.9,0.2" "$esc" "${long:0:5000}" $'random\n'; do
+  attack "solve chance --probs '${v:0:12}'" $n "${chance[@]}" --probs "$v"
+done
+for v in "" random best-first worst-first bad "$esc" "${long:0:5000}"; do
+  attack "solve chance --order '${v:0:12}'" $n "${chance[@]}" --order "$v"
+done
+for v in "" 0 18446744073709551615 18446744073709551616 -1 nan; do
+  attack "solve chance --seed '${v:0:12}'" $n "${chance[@]}" --seed "$v"
+done
+for a in "" bad "$esc" alphabeta pvs expectiminimax expectinegamax star1 star2 maxn maxn-plain paranoid brs; do
+  attack "solve chance --algo '${a:0:16}'" $n "${chance[@]}" --algo "$a"
+done
+attack "solve chance with a position" $n solve chance root --branching 3 --outcomes 3 --depth 6
+attack "solve chance 64x64 depth 40 --nodes" $n solve chance --branching 64 --outcomes 64 --depth 40 --nodes 200000
+attack "solve chance 64x64 depth 40 --time-ms" $n solve chance --branching 64 --outcomes 64 --depth 40 --time-ms 300
+attack "solve chance 64x64 depth 40 expectiminimax --time-ms" $n solve chance --branching 64 --outcomes 64 --depth 40 --algo expectiminimax --time-ms 300
+attack "solve chance --threads 2" $n "${chance[@]}" --threads 2
+attack "solve chance --tt-mb 1048577" $n "${chance[@]}" --tt-mb 1048577
+attack "solve chance --tt-mb 8000 (over ulimit -v)" $n "${chance[@]}" --tt-mb 8000
+for g in pig chance; do
+  attack "analyse $g" $n analyse "$g"
+  attack "play $g" empty play "$g"
+  attack "tree $g" $n tree "$g"
+done
+for a in star1 star2 expectiminimax maxn paranoid brs; do
+  attack "solve connect4 --algo $a" $n solve connect4 "$late" --algo "$a"
+  attack "solve tictactoe --algo $a" $n solve tictactoe --algo "$a"
+done
+
 echo
 echo "$total inputs, ${#flagged[@]} flagged"
 for f in "${flagged[@]}"; do

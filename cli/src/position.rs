@@ -180,15 +180,15 @@ pub struct GameArgs {
     /// Trees: whether the root is a MAX or a MIN node.
     #[arg(long, default_value = "max", value_parser = parse_root)]
     pub root: Player,
-    /// Pig: number of players (2 to 8).
-    #[arg(long, default_value_t = 2, allow_negative_numbers = true)]
-    pub players: i64,
-    /// Pig: the score that wins.
-    #[arg(long, default_value_t = 100, allow_negative_numbers = true)]
-    pub win_score: i64,
-    /// Pig: faces of the die (Piglet: tails comes up one time in FACES).
-    #[arg(long, default_value_t = 6, allow_negative_numbers = true)]
-    pub faces: i64,
+    /// Pig: number of players (2 to 8; default 2).
+    #[arg(long, allow_negative_numbers = true)]
+    pub players: Option<i64>,
+    /// Pig: the score that wins (default 100).
+    #[arg(long, allow_negative_numbers = true)]
+    pub win_score: Option<i64>,
+    /// Pig: faces of the die (Piglet: tails comes up one time in FACES; default 6).
+    #[arg(long, allow_negative_numbers = true)]
+    pub faces: Option<i64>,
     /// Pig: the game ends in a draw after this many moves (rolls and stops).
     #[arg(long, allow_negative_numbers = true)]
     pub horizon: Option<i64>,
@@ -198,9 +198,9 @@ pub struct GameArgs {
     /// Chance trees: outcomes of each chance node.
     #[arg(long)]
     pub outcomes: Option<usize>,
-    /// Chance trees: outcome probabilities (uniform or random).
-    #[arg(long, default_value = "uniform")]
-    pub probs: String,
+    /// Chance trees: outcome probabilities, uniform (the default) or random.
+    #[arg(long)]
+    pub probs: Option<String>,
 }
 
 impl GameArgs {
@@ -214,13 +214,13 @@ impl GameArgs {
             seed: 1,
             order: Order::Random,
             root: Player::First,
-            players: 2,
-            win_score: 100,
-            faces: 6,
+            players: None,
+            win_score: None,
+            faces: None,
             horizon: None,
             piglet: false,
             outcomes: None,
-            probs: "uniform".into(),
+            probs: None,
         }
     }
 }

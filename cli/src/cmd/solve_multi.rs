@@ -4,10 +4,11 @@
 use super::solve::Args;
 use super::CliResult;
 use crate::position::{AnyAlgo, GameKind};
-use cutoff::games::pig::Pig;
+use cutoff::games::pig::{Pig, MAX_HORIZON, MAX_WIN_SCORE};
 use cutoff::games::random_chance_tree::{Probs, RandomChanceTree};
 use cutoff::multi::{
     search, BoundsTable, MultiAlgorithm, MultiGame, MultiLimits, MultiResult, MultiStats, Turn,
+    MAX_OUTCOMES, MAX_PLAYERS,
 };
 use serde::Serialize;
 use std::time::{Duration, Instant};
@@ -19,11 +20,14 @@ struct MultiReport {
     position: String,
     algorithm: &'static str,
     players: usize,
-    /// For the player to move at the root (player 0 at a chance root).
-    value: f64,
-    /// One per player, in player order.
-    values: Vec<f64>,
+    /// For the player to move at the root (player 0 at a chance root); null when the search
+    /// was stopped before its first iteration finished.
+    value: Option<f64>,
+    /// One per player, in player order (null as `value`).
+    values: Option<Vec<f64>>,
     exact: bool,
+    /// The plies searched: the last finished iteration's depth limit, or for an exact value the
+    /// deepest ply reached.
     depth_reached: usize,
     stopped: Option<&'static str>,
     best_move: Option<String>,
@@ -41,11 +45,12 @@ pub fn run(args: &Args) -> CliResult {
         None => None,
         Some(AnyAlgo::Multi(a)) => Some(a),
         Some(AnyAlgo::Two(a)) => {
+            let names: Vec<&str> = MultiAlgorithm::ALL.iter().map(|a| a.name()).collect();
             return Err(format!(
-                "{a} is a two-player search; {} has chance nodes: use expectiminimax, star1, \
-                 star2, maxn, paranoid or brs",
-                g.game
-            ))
+                "{a} is a two-player search; {} has chance nodes: use {}",
+                g.game,
+                names.join(", ")
+            ));
         }
     };
     if args.weak {
@@ -57,25 +62,48 @@ pub fn run(args: &Args) -> CliResult {
             g.game
         ));
     }
+    // Options of the other game would be silently ignored: refuse them.
+    let pig_only = [
+        ("--players", g.players.is_some()),
+        ("--win-score", g.win_score.is_some()),
+        ("--faces", g.faces.is_some()),
+        ("--horizon", g.horizon.is_some()),
+        ("--piglet", g.piglet),
+    ];
+    let chance_only = [
+        ("--branching", g.branching.is_some()),
+        ("--outcomes", g.outcomes.is_some()),
+        ("--probs", g.probs.is_some()),
+    ];
+    let foreign = match g.game {
+        GameKind::Pig => chance_only.iter().find(|o| o.1),
+        _ => pig_only.iter().find(|o| o.1),
+    };
+    if let Some((opt, _)) = foreign {
+        return Err(format!("{opt} is not an option of {}", g.game));
+    }
+    if g.position.is_some() {
+        return Err(format!(
+            "{} takes no position: its options set the game up",
+            g.game
+        ));
+    }
     match g.game {
         GameKind::Pig => {
-            if g.position.is_some() {
-                return Err("pig takes no position: its options set the game up".into());
-            }
             let horizon = g
                 .horizon
                 .ok_or("pig needs --horizon N: the moves after which the game is drawn")?;
-            let players = count("--players", g.players)?;
-            let win = count("--win-score", g.win_score)?;
-            let faces = count("--faces", g.faces)?;
-            let horizon = count("--horizon", horizon)?;
+            let players = count("players", g.players.unwrap_or(2), 2, MAX_PLAYERS as u32)?;
+            let win = count("win score", g.win_score.unwrap_or(100), 1, MAX_WIN_SCORE)?;
+            let faces = count("faces", g.faces.unwrap_or(6), 2, MAX_OUTCOMES as u32)?;
+            let horizon = count("horizon", horizon, 0, MAX_HORIZON)?;
             let pig = Pig::new(players, win, faces, horizon, g.piglet).map_err(|e| e.0)?;
             let name = format!(
                 "{} ({} players, win score {}, {} {}, horizon {})",
                 if g.piglet { "piglet" } else { "pig" },
-                g.players,
-                g.win_score,
-                g.faces,
+                players,
+                win,
+                faces,
                 if g.piglet {
                     "(tails 1 in faces)"
                 } else {
@@ -87,9 +115,6 @@ pub fn run(args: &Args) -> CliResult {
             solve(&pig, name, position, algo, args)
         }
         _ => {
-            if g.position.is_some() {
-                return Err("chance takes no position: its options set the tree up".into());
-            }
             let b = g.branching.ok_or("chance needs --branching B")?;
             let c = g
                 .outcomes
@@ -97,7 +122,12 @@ pub fn run(args: &Args) -> CliResult {
             let d = g
                 .depth
                 .ok_or("chance needs --depth D: plies, chance levels included")?;
-            let probs: Probs = g.probs.parse().map_err(|e: cutoff::GameError| e.0)?;
+            let probs: Probs = g
+                .probs
+                .as_deref()
+                .unwrap_or("uniform")
+                .parse()
+                .map_err(|e: cutoff::GameError| e.0)?;
             let tree = RandomChanceTree::new(b, c, d, g.seed, g.order, probs).map_err(|e| e.0)?;
             let name = format!("chance ({})", tree.spec());
             solve(&tree, name, "root".into(), algo, args)
@@ -105,10 +135,12 @@ pub fn run(args: &Args) -> CliResult {
     }
 }
 
-/// A count option as Pig takes it: negative values and values past `u32` are refused here,
-/// in one line; Pig checks the range of the rest.
-fn count(option: &str, v: i64) -> Result<u32, String> {
-    u32::try_from(v).map_err(|_| format!("{option} must be between 0 and {}, not {v}", u32::MAX))
+/// A Pig parameter in `lo..=hi`, or the one-line error naming it and its range.
+fn count(what: &str, v: i64, lo: u32, hi: u32) -> Result<u32, String> {
+    u32::try_from(v)
+        .ok()
+        .filter(|x| (lo..=hi).contains(x))
+        .ok_or_else(|| format!("pig's {what} must be {lo} to {hi}, not {v}"))
 }
 
 /// Searches `game` from its start and prints the report.
@@ -137,26 +169,42 @@ fn solve<G: MultiGame>(
         _ => None,
     };
     let budget = args.time_ms.is_some() || args.nodes.is_some();
+    let progress = cutoff::search::Progress::new((-1, 1));
     let limits = MultiLimits {
         depth,
         nodes: args.nodes,
         time: args.time_ms.map(Duration::from_millis),
         stop: Some(crate::interrupt::install()),
         bounds: None,
+        progress: Some(&progress),
+    };
+    let display = crate::progress::Display::choose(args.quiet, args.progress_every);
+    let shows = crate::progress::Shows {
+        window: false,
+        depth: budget,
     };
     let start = Instant::now();
-    let r = search(game, &root, algo, &limits, table.as_ref()).map_err(|e| e.0)?;
+    let r = crate::progress::watch(&progress, display, shows, || {
+        search(game, &root, algo, &limits, table.as_ref())
+    })
+    .map_err(|e| e.0)?;
     let time_ms = start.elapsed().as_secs_f64() * 1e3;
     let interrupted = crate::interrupt::interrupted();
+    // Stopped before one iteration finished, the search knows nothing of the value.
+    let known = r.exact || r.depth > 0;
     let rep = MultiReport {
         game: name,
         position,
         algorithm: algo.name(),
         players: game.players(),
-        value: r.value,
-        values: r.values.as_slice().to_vec(),
+        value: known.then_some(clean(r.value)),
+        values: known.then(|| r.values.as_slice().iter().map(|&v| clean(v)).collect()),
         exact: r.exact,
-        depth_reached: r.depth,
+        depth_reached: if r.exact {
+            r.stats.max_ply as usize
+        } else {
+            r.depth
+        },
         stopped: r
             .stopped
             .then_some(if interrupted { "interrupted" } else { "budget" }),
@@ -189,24 +237,30 @@ fn text<M>(rep: &MultiReport, r: &MultiResult<M>, turn: Turn) -> String {
         Turn::Chance => "a chance node: player 1's value".into(),
         Turn::Terminal => "the game is over".into(),
     };
-    let value = if r.exact {
-        format!("{} ({whose}; exact)", num(rep.value))
-    } else {
-        format!(
-            "{} ({whose}; depth-limited: searched {} plies, evaluated at the horizon; not the \
-             game's value)",
-            num(rep.value),
+    let value = match rep.value {
+        None => "unknown: stopped before the first iteration finished".to_string(),
+        Some(v) if r.exact => format!("{} ({whose}; exact)", num(v)),
+        Some(v) => format!(
+            "{} ({whose}; depth-limited: searched {} plies, the positions at the depth limit \
+             estimated; not the game's value)",
+            num(v),
             rep.depth_reached
-        )
+        ),
     };
-    let values: Vec<String> = rep.values.iter().map(|&v| num(v)).collect();
+    let values = match &rep.values {
+        Some(vs) => format!(
+            "({})",
+            vs.iter().map(|&v| num(v)).collect::<Vec<_>>().join(", ")
+        ),
+        None => "unknown".into(),
+    };
     let s = &rep.stats;
     let mut rows: Vec<(&str, String)> = vec![
         ("game", rep.game.clone()),
         ("position", rep.position.clone()),
         ("algorithm", rep.algorithm.to_string()),
         ("value", value),
-        ("values", format!("({})", values.join(", "))),
+        ("values", values),
     ];
     if let Some(why) = rep.stopped {
         rows.push((
@@ -240,6 +294,11 @@ fn text<M>(rep: &MultiReport, r: &MultiResult<M>, turn: Turn) -> String {
         ("time", format!("{:.3} ms", rep.time_ms)),
     ]);
     crate::output::aligned(&rows)
+}
+
+/// `v` with a negative zero made positive (a zero-sum pair of draws is `(0, -0)`).
+fn clean(v: f64) -> f64 {
+    v + 0.0
 }
 
 /// A value with up to 12 significant digits, without trailing zeros.

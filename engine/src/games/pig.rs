@@ -343,8 +343,11 @@ impl MultiGame for Pig {
     }
 
     fn max_plies(&self, pos: &PigPos) -> usize {
-        // Each move may be followed by an outcome.
-        2 * (self.horizon.saturating_sub(pos.moves) as usize) + 1
+        if self.turn(pos) == Turn::Terminal {
+            return 0;
+        }
+        // Each move may be followed by an outcome, and a die in the air is one ply more.
+        2 * (self.horizon.saturating_sub(pos.moves) as usize) + pos.rolling as usize
     }
 
     fn payoff_bounds(&self) -> (f64, f64) {

@@ -206,6 +206,9 @@ pub struct MultiLimits<'a> {
     /// Bounds `(L, U)` on every leaf value, in place of [`MultiGame::payoff_bounds`] (Star1 and
     /// Star2; infinite bounds turn their chance-node pruning off).
     pub bounds: Option<(f64, f64)>,
+    /// Counters a front end reads while the search runs: nodes (published where the search
+    /// already checks its budgets) and the depth deepening finished.
+    pub progress: Option<&'a crate::search::Progress>,
 }
 
 /// The result of [`search`].
@@ -288,6 +291,8 @@ pub struct Ctx<'a, G: MultiGame, O: MultiObserver<G> = NoMultiObserver> {
     deadline: Option<Instant>,
     stop: Option<&'a AtomicBool>,
     next_check: u64,
+    progress: Option<&'a crate::search::Progress>,
+    published: u64,
 }
 
 impl<'a, G: MultiGame, O: MultiObserver<G>> Ctx<'a, G, O> {
@@ -326,6 +331,8 @@ impl<'a, G: MultiGame, O: MultiObserver<G>> Ctx<'a, G, O> {
             deadline: limits.time.map(|t| Instant::now() + t),
             stop: limits.stop,
             next_check: CHECK_EVERY,
+            progress: limits.progress,
+            published: 0,
         }
     }
 
@@ -343,6 +350,7 @@ impl<'a, G: MultiGame, O: MultiObserver<G>> Ctx<'a, G, O> {
         let n = self.stats.nodes();
         if n >= self.next_check || n >= self.node_budget {
             self.next_check = n + CHECK_EVERY.min(self.node_budget.saturating_sub(n).max(1));
+            self.publish();
             if n >= self.node_budget {
                 return Err(Aborted);
             }
@@ -358,6 +366,15 @@ impl<'a, G: MultiGame, O: MultiObserver<G>> Ctx<'a, G, O> {
             }
         }
         Ok(())
+    }
+
+    /// Hands the nodes counted since the last call to the progress counters, if any.
+    pub fn publish(&mut self) {
+        if let Some(p) = self.progress {
+            let n = self.stats.nodes();
+            p.add_nodes(n - self.published);
+            self.published = n;
+        }
     }
 
     /// The payoffs of a leaf: terminal, or evaluated at the depth limit (which marks the
@@ -489,6 +506,9 @@ pub fn search_observed<G: MultiGame, O: MultiObserver<G>>(
                     stopped: false,
                     algo,
                 });
+                if let Some(p) = limits.progress {
+                    p.finished_depth(depth);
+                }
                 if exact {
                     break;
                 }
@@ -515,6 +535,7 @@ pub fn search_observed<G: MultiGame, O: MultiObserver<G>>(
             algo,
         },
     };
+    ctx.publish();
     result.value = result.values.get(owner(game.turn(root), 0));
     result.stats = ctx.stats;
     result.stopped = result.stopped || stopped_early;

@@ -183,12 +183,16 @@ pub fn paranoid<G: MultiGame, O: MultiObserver<G>>(
     inner.deadline = ctx.deadline;
     inner.stop = ctx.stop;
     inner.next_check = ctx.next_check;
+    inner.progress = ctx.progress;
+    inner.published = ctx.published;
     // The root player is the view's player 0 (at a chance root too), so Star1's pair is
     // `(v, -v)` with `v` the root player's value.
     let run = star(&mut inner, root, depth, false).map(|(v, mv)| (v.get(0), mv));
     let (stats, next_check, horizon_hit) = (inner.stats, inner.next_check, inner.horizon_hit);
+    let published = inner.published;
     drop(inner);
     ctx.stats = stats;
+    ctx.published = published;
     ctx.next_check = next_check;
     ctx.horizon_hit |= horizon_hit;
     let (v, best) = run?;

@@ -183,9 +183,9 @@ fn every_search_agrees_on_two_player_pig() {
             );
             assert_eq!(v["best_move"], "roll", "{algo} {:?}: {v}", row.args);
         }
-        // The default is Star2, with the table; the textbook searches visit the whole tree.
+        // The default is Star1, with the table; the textbook searches visit the whole tree.
         let v = json(&pig(row.args, &[]));
-        assert_eq!(v["algorithm"], "star2", "{v}");
+        assert_eq!(v["algorithm"], "star1", "{v}");
         assert!(close(f(&v, "value"), row.value), "{v}");
         for algo in ["expectinegamax", "maxn-plain"] {
             let v = json(&pig(row.args, &["--algo", algo]));

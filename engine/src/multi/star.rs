@@ -23,8 +23,11 @@
 //! and an upper bound where the other does. If the lower bounds already reach `beta`, or the
 //! upper bounds stay under `alpha`, the chance node is cut off without a full search; otherwise
 //! the bounds narrow the windows of Star1's pass (`L` and `U` for the later outcomes are
-//! replaced by what the probes proved). With good move ordering the probed move is the best
-//! one, and the probe is nearly the whole work.
+//! replaced by what the probes proved), and the pass starts each probed node from its probed
+//! move's value rather than searching that move again (without this, every chance level would
+//! search the first move twice, and Star2 without a table would visit more nodes than
+//! expectiminimax). A probed node is counted once. With good move ordering the probed move is
+//! the best one, and the probe is nearly the whole work.
 //!
 //! # Values
 //!

@@ -753,6 +753,15 @@ pub(crate) fn parse_items(text: &str) -> Result<Parsed<'_>, GameError> {
         // A word: up to whitespace, a parenthesis or a comment.
         let s = i;
         i = word_end(bytes, i);
+        if i == s {
+            // Only a delimiter no word can start with gets here (a stray '>'): without this
+            // the loop would not move on.
+            return Err(GameError::new(format!(
+                "unexpected '{}' at {}: no '<' to close",
+                c as char,
+                at(s)
+            )));
+        }
         let word = &text[s..i];
         let rest = match word.find(':') {
             Some(k) => {
@@ -842,7 +851,15 @@ impl Tree {
             let what = match n.kind {
                 Kind::Chance => "chance node".to_string(),
                 Kind::Vector { .. } => "vector leaf".to_string(),
-                _ => format!("decimal leaf {}", p.b.numbers[n.data as usize]),
+                _ => {
+                    // Short whatever the input: a tiny value in scientific notation.
+                    let x = p.b.numbers[n.data as usize];
+                    if x != 0.0 && x.abs() < 1e-6 {
+                        format!("decimal leaf {x:e}")
+                    } else {
+                        format!("decimal leaf {}", trim_number(x, 12))
+                    }
+                }
             };
             return Err(GameError::new(format!(
                 "{what} at {}: a two-player tree has integer leaves and no chance nodes (`cutoff tree FILE` searches this one)",
@@ -1148,6 +1165,23 @@ impl Notation for Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stray_closing_angle_is_an_error_not_a_hang() {
+        // Found by the tree_parse fuzz target: a '>' with no '<' once looped for ever.
+        for text in [
+            ">",
+            "0 >1",
+            "(0 >(1 0",
+            "(>)",
+            "[0.5 > 0.5 1]",
+            "A:>",
+            "<1 2>>",
+        ] {
+            let e = Tree::parse(text, Player::First).unwrap_err();
+            assert!(e.0.contains("unexpected '>'"), "{text}: {e}");
+        }
+    }
 
     #[test]
     fn layout_is_breadth_first_with_contiguous_children() {

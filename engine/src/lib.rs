@@ -9,6 +9,9 @@
 //! - [`games`]: the games: take-away games, tic-tac-toe, the control game, Sim, Connect Four,
 //!   hand-written trees and uniform random trees.
 //! - [`trace`]: recording the order in which a search settles values and what it prunes.
+//! - [`multi`]: games with chance nodes or more than two players (the [`multi::MultiGame`]
+//!   model beside [`Game`]): expectiminimax, Star1, Star2, max^n, paranoid, best-reply search.
+//! - [`cfr`]: games of imperfect information, solved by counterfactual regret minimisation.
 //!
 //! The `cutoff` command and the application code (judge formats, test-set runner, tree
 //! walk-throughs) live in the `cutoff-cli` crate, so this library pulls in no command-line or
@@ -17,6 +20,7 @@
 #![deny(missing_docs)]
 
 pub(crate) mod arena;
+pub mod cfr;
 pub mod game;
 pub mod games;
 pub mod multi;

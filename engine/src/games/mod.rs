@@ -2,6 +2,8 @@
 
 pub mod connect4;
 pub mod control;
+pub mod kuhn;
+pub mod leduc;
 pub mod pig;
 pub mod random_chance_tree;
 pub mod random_tree;

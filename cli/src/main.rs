@@ -39,6 +39,8 @@ enum Command {
     Analyse(cutoff_cli::cmd::analyse::Args),
     /// Play against the solver in the terminal, one command a line from standard input.
     Play(cutoff_cli::cmd::play::Args),
+    /// Solve Kuhn poker or Leduc hold'em with CFR and its variants; save, resume, compare.
+    Cfr(cutoff_cli::cmd::cfr::Args),
 }
 
 /// Lets a closed pipe end the program quietly, as it does any Unix filter: Rust ignores
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Command::Suite(args) => cutoff_cli::cmd::suite::run(args),
         Command::Analyse(args) => cutoff_cli::cmd::analyse::run(args),
         Command::Play(args) => cutoff_cli::cmd::play::run(args),
+        Command::Cfr(args) => cutoff_cli::cmd::cfr::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

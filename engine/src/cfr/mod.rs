@@ -47,7 +47,9 @@
 //! ```
 
 pub mod best_response;
+pub mod mccfr;
 pub mod solver;
+pub mod state;
 pub mod tree;
 
 pub use best_response::{

@@ -470,3 +470,39 @@ fn back_any(
     }
     v
 }
+
+/// Saving and resuming (see [`super::state`]).
+impl<'t> Solver<'t> {
+    /// The state to save: with [`Solver::from_state`], a resumed run equals the run that was
+    /// never stopped, bit for bit.
+    pub fn state(&self) -> super::state::SolverState {
+        let algo = super::state::variant_for(self.params).map_or("custom", Variant::name);
+        super::state::SolverState {
+            game: self.tree.name().to_string(),
+            algo: algo.to_string(),
+            params: self.params,
+            fingerprint: super::state::Fingerprint::of(self.tree),
+            iterations: self.iteration,
+            current: self.current_strategy().to_vec(),
+            regret: self.regret.clone(),
+            avg: self.avg.clone(),
+        }
+    }
+
+    /// A solver on `tree` that goes on from `state`; an error if the state belongs to
+    /// another game or tree.
+    pub fn from_state(
+        tree: &'t Tree,
+        state: &super::state::SolverState,
+    ) -> Result<Solver<'t>, super::state::StateError> {
+        state.check(tree)?;
+        // Everything else (reaches, node values, own reaches) is scratch that each walk
+        // writes before it reads.
+        let mut s = Solver::new(tree, state.params);
+        s.iteration = state.iterations;
+        s.probs[..tree.slots()].copy_from_slice(&state.current);
+        s.regret.copy_from_slice(&state.regret);
+        s.avg.copy_from_slice(&state.avg);
+        Ok(s)
+    }
+}

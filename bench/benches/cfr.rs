@@ -1,0 +1,49 @@
+//! CFR iterations per second: vanilla CFR, CFR+, linear CFR and discounted CFR on Kuhn poker
+//! and Leduc hold'em, one iteration (both players' alternating updates) per measurement, and
+//! the exploitability computation (two best responses) that a report adds now and then.
+//! Run with `cargo bench -p cutoff-bench --bench cfr`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use cutoff::cfr::best_response::nash_conv;
+use cutoff::cfr::solver::{Solver, Variant};
+use cutoff::cfr::tree::Tree;
+use cutoff::games::kuhn::Kuhn;
+use cutoff::games::leduc::Leduc;
+use std::time::Duration;
+
+fn trees() -> Vec<(&'static str, Tree)> {
+    vec![
+        ("kuhn", Tree::build(&Kuhn).expect("Kuhn builds")),
+        ("leduc", Tree::build(&Leduc).expect("Leduc builds")),
+    ]
+}
+
+fn iterations(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cfr_iteration");
+    g.throughput(Throughput::Elements(1));
+    g.measurement_time(Duration::from_secs(3));
+    for (name, tree) in trees() {
+        for v in Variant::ALL {
+            let mut s = Solver::new(&tree, v.params());
+            // Past the first iterations, where the uniform strategy makes every walk alike.
+            s.run(100);
+            g.bench_function(BenchmarkId::new(v.name(), name), |b| b.iter(|| s.iterate()));
+        }
+    }
+    g.finish();
+}
+
+fn exploitability(c: &mut Criterion) {
+    let mut g = c.benchmark_group("cfr_nash_conv");
+    g.measurement_time(Duration::from_secs(3));
+    for (name, tree) in trees() {
+        let mut s = Solver::new(&tree, Variant::Vanilla.params());
+        s.run(100);
+        let avg = s.average_strategy();
+        g.bench_function(name, |b| b.iter(|| nash_conv(&tree, &avg)));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, iterations, exploitability);
+criterion_main!(benches);

@@ -1,0 +1,597 @@
+//! `cutoff cfr GAME`: solve an imperfect-information game (Kuhn poker, Leduc hold'em) with
+//! CFR, CFR+, linear or discounted CFR; print the exploitability as it falls, then the game
+//! value, the exploitability and the average strategy. Runs can be saved and resumed, and
+//! several algorithms compared on one log-log figure.
+
+use super::CliResult;
+use cutoff::cfr::mccfr::{Mccfr, MccfrState};
+use cutoff::cfr::state::SolverState;
+use cutoff::cfr::{expected_values, nash_conv, Extensive, Solver, Tree, Variant};
+use cutoff::games::kuhn::Kuhn;
+use cutoff::games::leduc::Leduc;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use std::io::IsTerminal;
+use std::time::{Duration, Instant};
+
+/// The games `cfr` knows.
+const GAMES: &str = "kuhn, leduc";
+
+/// The algorithms `--algo` accepts.
+const ALGOS: &str = "cfr, cfr+, lcfr, dcfr, mccfr-es";
+
+/// The arguments of `cutoff cfr`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game: kuhn or leduc.
+    pub game: String,
+    /// The algorithm: cfr, cfr+, lcfr, dcfr or mccfr-es; several (repeated or
+    /// comma-separated) to compare them.
+    #[arg(
+        long,
+        value_name = "ALGO",
+        value_delimiter = ',',
+        default_value = "cfr+"
+    )]
+    pub algo: Vec<String>,
+    /// Iterations in all (with --resume, the saved ones included).
+    #[arg(long, value_name = "N")]
+    pub iterations: u64,
+    /// Threads (mccfr-es only; the other algorithms are single-threaded).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Seed of mccfr-es's sampling.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Report the exploitability every K iterations (default: at 1, 10, 100, ..., or ten
+    /// points a decade with --svg) and at the end.
+    #[arg(long, value_name = "K")]
+    pub every: Option<u64>,
+    /// Save the solver's state to FILE at the end, to resume later.
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<String>,
+    /// Resume from a state saved with --save (same game and algorithm).
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<String>,
+    /// Print one JSON object (an array of them for several algorithms) instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Draw exploitability against iterations, log-log, one line per algorithm, as SVG.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// One information set's average strategy.
+#[derive(Clone, Debug, Serialize)]
+pub struct InfosetStrategy {
+    /// The information set's key.
+    pub infoset: String,
+    /// The player who acts there.
+    pub player: usize,
+    /// The actions' names.
+    pub actions: Vec<String>,
+    /// The average strategy's probability of each action.
+    pub probabilities: Vec<f64>,
+}
+
+/// The report of one algorithm's run.
+#[derive(Clone, Debug, Serialize)]
+pub struct Run {
+    /// The game.
+    pub game: String,
+    /// The algorithm.
+    pub algo: String,
+    /// Iterations in all, resumed ones included.
+    pub iterations: u64,
+    /// Seconds this run spent iterating (evaluations left out).
+    pub seconds: f64,
+    /// This run's iterations per second.
+    pub iterations_per_second: f64,
+    /// The first player's expected payoff under the average strategy.
+    pub value: f64,
+    /// NashConv: the sum of the players' best-response gains.
+    pub nash_conv: f64,
+    /// NashConv divided by the number of players.
+    pub exploitability: f64,
+    /// `[iteration, exploitability]` at each report point of this run.
+    pub curve: Vec<(u64, f64)>,
+    /// The average strategy, information set by information set.
+    pub strategy: Vec<InfosetStrategy>,
+}
+
+/// An algorithm asked for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Algo {
+    /// One of the deterministic, full-width variants.
+    Full(Variant),
+    /// External-sampling Monte Carlo CFR.
+    ExternalSampling,
+}
+
+impl Algo {
+    fn parse(s: &str) -> Result<Algo, String> {
+        let s = s.trim();
+        if s == "mccfr-es" {
+            return Ok(Algo::ExternalSampling);
+        }
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.name() == s)
+            .map(Algo::Full)
+            .ok_or_else(|| {
+                format!(
+                    "unknown algorithm '{}' (expected one of {ALGOS})",
+                    cutoff::game::quote(s)
+                )
+            })
+    }
+}
+
+/// A solver the command can drive: the full-width variants on the flat tree, or MCCFR on the
+/// game's own states.
+trait Iterative {
+    /// Runs `n` more iterations.
+    fn run(&mut self, n: u64);
+    /// Iterations run so far.
+    fn iterations(&self) -> u64;
+    /// The average strategy on `tree`'s slots.
+    fn average(&self, tree: &Tree) -> Vec<f64>;
+    /// The state as the text of a save file.
+    fn save(&self) -> Result<String, String>;
+    /// Iterations that `run` should be called in multiples of, for results that do not
+    /// depend on how a run is cut up.
+    fn granule(&self) -> u64;
+}
+
+impl Iterative for Solver<'_> {
+    fn run(&mut self, n: u64) {
+        Solver::run(self, n);
+    }
+    fn iterations(&self) -> u64 {
+        Solver::iterations(self)
+    }
+    fn average(&self, _tree: &Tree) -> Vec<f64> {
+        self.average_strategy()
+    }
+    fn save(&self) -> Result<String, String> {
+        Ok(self.state().to_text())
+    }
+    fn granule(&self) -> u64 {
+        1
+    }
+}
+
+/// The first line of an MCCFR save file (a JSON object follows).
+const MCCFR_MAGIC: &str = "cutoff-mccfr-state 1";
+
+impl<G: Extensive + Sync> Iterative for Mccfr<G> {
+    fn run(&mut self, n: u64) {
+        Mccfr::run(self, n);
+    }
+    fn iterations(&self) -> u64 {
+        Mccfr::iterations(self)
+    }
+    fn average(&self, tree: &Tree) -> Vec<f64> {
+        self.average_strategy_for(tree)
+    }
+    fn save(&self) -> Result<String, String> {
+        let json = serde_json::to_string(&self.state()).map_err(|e| e.to_string())?;
+        Ok(format!("{MCCFR_MAGIC}\n{json}\n"))
+    }
+    fn granule(&self) -> u64 {
+        self.batch() as u64
+    }
+}
+
+/// A saved state, of either kind.
+enum Saved {
+    /// A full-width variant's.
+    Full(SolverState),
+    /// MCCFR's.
+    Sampled(MccfrState),
+}
+
+/// Runs `cutoff cfr`.
+pub fn run(args: &Args) -> CliResult {
+    let tree = match args.game.as_str() {
+        "kuhn" => Tree::build(&Kuhn),
+        "leduc" => Tree::build(&Leduc),
+        other => {
+            return Err(format!(
+                "unknown game '{}' (expected one of {GAMES})",
+                cutoff::game::quote(other)
+            ))
+        }
+    }
+    .map_err(|e| e.to_string())?;
+    let algos = args
+        .algo
+        .iter()
+        .map(|s| Algo::parse(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    if args.iterations == 0 {
+        return Err("--iterations must be at least 1".into());
+    }
+    if args.every == Some(0) {
+        return Err("--every must be at least 1".into());
+    }
+    if algos.len() > 1 && (args.save.is_some() || args.resume.is_some()) {
+        return Err("--save and --resume take a single --algo".into());
+    }
+    for a in &algos {
+        if let (Algo::Full(v), Some(t)) = (a, args.threads) {
+            if t != 1 {
+                return Err(format!(
+                    "--threads {t}: {} is single-threaded (--threads applies to mccfr-es only)",
+                    v.name()
+                ));
+            }
+        }
+    }
+    let threads = super::threads(args.threads)?;
+    let mut resumed = match &args.resume {
+        Some(path) => Some(load(path, &tree, &algos[0])?),
+        None => None,
+    };
+    if let Some(saved) = &resumed {
+        let done = match saved {
+            Saved::Full(s) => s.iterations,
+            Saved::Sampled(s) => s.iterations,
+        };
+        if done > args.iterations {
+            return Err(format!(
+                "--iterations {} is fewer than the {done} iterations of the saved state",
+                args.iterations
+            ));
+        }
+    }
+    let mut runs = Vec::new();
+    for &algo in &algos {
+        let (mut solver, name): (Box<dyn Iterative + '_>, &str) = match (algo, resumed.take()) {
+            (Algo::Full(_), Some(Saved::Full(state))) => (
+                Box::new(Solver::from_state(&tree, &state).map_err(|e| e.to_string())?),
+                algo_name(algo),
+            ),
+            (Algo::Full(v), _) => (Box::new(Solver::new(&tree, v.params())), v.name()),
+            (Algo::ExternalSampling, saved) => {
+                let state = match saved {
+                    Some(Saved::Sampled(s)) => Some(s),
+                    _ => None,
+                };
+                (sampled(&args.game, state, args.seed, threads)?, "mccfr-es")
+            }
+        };
+        if args.save.is_some() && !args.iterations.is_multiple_of(solver.granule()) {
+            return Err(format!(
+                "--save with mccfr-es needs --iterations a multiple of its batch of {} (so that the resumed run equals the straight one)",
+                solver.granule()
+            ));
+        }
+        let run = solve(&tree, solver.as_mut(), name, args, algos.len() > 1)?;
+        if let Some(path) = &args.save {
+            std::fs::write(path, solver.save()?)
+                .map_err(|e| format!("cannot write '{}': {e}", super::shown_path(path)))?;
+        }
+        runs.push(run);
+    }
+    if let Some(path) = &args.svg {
+        write_svg(&tree, &runs, path)?;
+    }
+    if args.json {
+        let text = if runs.len() == 1 {
+            serde_json::to_string_pretty(&runs[0])
+        } else {
+            serde_json::to_string_pretty(&runs)
+        }
+        .map_err(|e| e.to_string())?;
+        println!("{text}");
+    } else {
+        for (i, r) in runs.iter().enumerate() {
+            if i > 0 {
+                println!();
+            }
+            println!("{}", text(&tree, r));
+        }
+    }
+    Ok(())
+}
+
+/// The name `--algo` gives `algo`.
+fn algo_name(algo: Algo) -> &'static str {
+    match algo {
+        Algo::Full(v) => v.name(),
+        Algo::ExternalSampling => "mccfr-es",
+    }
+}
+
+/// MCCFR on the game named `game`, new or from `state`.
+fn sampled(
+    game: &str,
+    state: Option<MccfrState>,
+    seed: u64,
+    threads: usize,
+) -> Result<Box<dyn Iterative>, String> {
+    fn make<G: Extensive + Sync + 'static>(
+        g: G,
+        state: Option<MccfrState>,
+        seed: u64,
+        threads: usize,
+    ) -> Result<Box<dyn Iterative>, String> {
+        Ok(match state {
+            Some(s) => Box::new(Mccfr::from_state(g, s, threads).map_err(|e| e.to_string())?),
+            None => Box::new(Mccfr::new(g, seed, threads)),
+        })
+    }
+    match game {
+        "kuhn" => make(Kuhn, state, seed, threads),
+        _ => make(Leduc, state, seed, threads),
+    }
+}
+
+/// Reads the state saved in `path` for `algo` on `tree`.
+fn load(path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, String> {
+    let shown = super::shown_path(path);
+    let text = super::read_file(path)?;
+    let fail = |e: &dyn std::fmt::Display| format!("cannot resume from '{shown}': {e}");
+    let asked = algo_name(*algo);
+    let (saved, algo) = if let Some(json) = text.strip_prefix(MCCFR_MAGIC) {
+        let state: MccfrState = serde_json::from_str(json)
+            .map_err(|e| fail(&format!("not a saved MCCFR state ({e})")))?;
+        if state.game != tree.name() {
+            return Err(fail(&format!(
+                "the saved state is of game {}, not {}",
+                cutoff::game::quote(&state.game),
+                tree.name()
+            )));
+        }
+        (Saved::Sampled(state), "mccfr-es".to_string())
+    } else {
+        let state = SolverState::from_text(&text).map_err(|e| fail(&e))?;
+        state.check(tree).map_err(|e| fail(&e))?;
+        let algo = state.algo.clone();
+        (Saved::Full(state), algo)
+    };
+    if algo != asked {
+        return Err(fail(&format!(
+            "the saved state is of algorithm {}, not {asked}",
+            cutoff::game::quote(&algo)
+        )));
+    }
+    Ok(saved)
+}
+
+/// The iterations at which the exploitability is reported, after `from` and up to `to`
+/// (always included).
+fn checkpoints(from: u64, to: u64, every: Option<u64>, dense: bool, granule: u64) -> Vec<u64> {
+    let mut out: Vec<u64> = match every {
+        Some(k) => (1..=to / k).map(|i| i * k).collect(),
+        None if dense => (0..=200)
+            .map(|i| 10f64.powf(f64::from(i) / 10.0).round() as u64)
+            .take_while(|&t| t <= to)
+            .collect(),
+        None => std::iter::successors(Some(1u64), |&t| t.checked_mul(10))
+            .take_while(|&t| t <= to)
+            .collect(),
+    };
+    // Rounded up to whole granules, so that how the run is cut up changes nothing.
+    for t in &mut out {
+        *t = t.div_ceil(granule).saturating_mul(granule).min(to);
+    }
+    out.push(to);
+    out.retain(|&t| t > from);
+    out.dedup();
+    out
+}
+
+/// Runs `solver` up to `args.iterations`, reporting the exploitability at the checkpoints.
+fn solve(
+    tree: &Tree,
+    solver: &mut dyn Iterative,
+    name: &str,
+    args: &Args,
+    several: bool,
+) -> Result<Run, String> {
+    let start_iter = solver.iterations();
+    let granule = solver.granule();
+    let points = checkpoints(
+        start_iter,
+        args.iterations,
+        args.every,
+        args.svg.is_some(),
+        granule,
+    );
+    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar =
+            ProgressBar::with_draw_target(Some(args.iterations), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{bar:30} {pos}/{len} iterations {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_position(start_iter);
+        bar
+    });
+    // A bar step: about 200 of them in a run, so that drawing costs nothing.
+    let step = (args.iterations / 200).max(1).div_ceil(granule) * granule;
+    let mut spent = Duration::ZERO;
+    let mut curve = Vec::new();
+    let mut avg;
+    for &point in &points {
+        while solver.iterations() < point {
+            let n = (point - solver.iterations()).min(step);
+            let t0 = Instant::now();
+            solver.run(n);
+            spent += t0.elapsed();
+            if let Some(b) = &bar {
+                b.set_position(solver.iterations());
+            }
+        }
+        avg = solver.average(tree);
+        let expl = nash_conv(tree, &avg) / tree.players() as f64;
+        curve.push((point, expl));
+        let line = if several {
+            format!("{name:<5} iteration {point:>9}  exploitability {expl:.6e}")
+        } else {
+            format!("iteration {point:>9}  exploitability {expl:.6e}")
+        };
+        match &bar {
+            Some(b) => {
+                b.set_message(format!("exploitability {expl:.3e}"));
+                if !args.json {
+                    b.println(line);
+                }
+            }
+            None if !args.json => println!("{line}"),
+            None => {}
+        }
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    // Again, for a resumed run with no iteration left to run.
+    avg = solver.average(tree);
+    let nc = nash_conv(tree, &avg);
+    let seconds = spent.as_secs_f64();
+    let ran = solver.iterations() - start_iter;
+    let strategy = tree
+        .infosets()
+        .iter()
+        .map(|set| {
+            let f = set.first_slot as usize;
+            let n = set.actions as usize;
+            InfosetStrategy {
+                infoset: set.key.clone(),
+                player: set.player,
+                actions: (f..f + n)
+                    .map(|s| tree.action_name(s).to_string())
+                    .collect(),
+                probabilities: avg[f..f + n].to_vec(),
+            }
+        })
+        .collect();
+    Ok(Run {
+        game: tree.name().to_string(),
+        algo: name.to_string(),
+        iterations: solver.iterations(),
+        seconds,
+        iterations_per_second: if seconds > 0.0 {
+            ran as f64 / seconds
+        } else {
+            0.0
+        },
+        value: expected_values(tree, &avg)[0],
+        nash_conv: nc,
+        exploitability: nc / tree.players() as f64,
+        curve,
+        strategy,
+    })
+}
+
+/// The text report of one run: aligned figures, then the strategy table.
+fn text(tree: &Tree, r: &Run) -> String {
+    let rows = [
+        ("game", r.game.clone()),
+        ("algo", r.algo.clone()),
+        ("iterations", r.iterations.to_string()),
+        ("seconds", format!("{:.4}", r.seconds)),
+        (
+            "iterations/s",
+            crate::progress::group(r.iterations_per_second.round() as u64),
+        ),
+        ("value", format!("{:.6}", r.value)),
+        ("exploitability", format!("{:.6e}", r.exploitability)),
+        ("nash_conv", format!("{:.6e}", r.nash_conv)),
+    ];
+    let mut out = crate::output::aligned(&rows);
+    out.push_str("\nstrategy (average; player: information set: action probability ...)");
+    let mut avg = vec![0.0; tree.slots()];
+    for s in &r.strategy {
+        let i = tree.find_infoset(&s.infoset).expect("the tree's own key");
+        let f = tree.infosets()[i].first_slot as usize;
+        avg[f..f + s.probabilities.len()].copy_from_slice(&s.probabilities);
+    }
+    for s in &r.strategy {
+        let i = tree.find_infoset(&s.infoset).expect("the tree's own key");
+        out.push_str(&format!(
+            "\n  {}: {}",
+            s.player,
+            tree.format_infoset(&avg, i)
+        ));
+    }
+    out
+}
+
+/// Draws exploitability against iterations, log-log, one line per run, into `path`.
+fn write_svg(tree: &Tree, runs: &[Run], path: &str) -> Result<(), String> {
+    use plotters::prelude::*;
+    const COLOURS: [RGBColor; 6] = [
+        RGBColor(214, 39, 40),
+        RGBColor(31, 119, 180),
+        RGBColor(44, 160, 44),
+        RGBColor(255, 127, 14),
+        RGBColor(148, 103, 189),
+        RGBColor(90, 90, 90),
+    ];
+    let err = |e: &dyn std::fmt::Display| format!("cannot draw '{}': {e}", super::shown_path(path));
+    let points = || {
+        runs.iter()
+            .flat_map(|r| r.curve.iter())
+            .filter(|p| p.1 > 0.0)
+    };
+    let x_max = points().map(|p| p.0).max().unwrap_or(1).max(2) as f64;
+    let x_min = points().map(|p| p.0).min().unwrap_or(1).max(1) as f64;
+    let y_max = points().map(|p| p.1).fold(f64::MIN_POSITIVE, f64::max);
+    let y_min = points().map(|p| p.1).fold(f64::MAX, f64::min).min(y_max);
+    let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("Exploitability of the average strategy: {}", tree.name()),
+            ("sans-serif", 20),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d(
+            (x_min..x_max * 1.2).log_scale(),
+            (y_min / 2.0..y_max * 2.0).log_scale(),
+        )
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .x_desc("iterations")
+        .y_desc("exploitability")
+        .axis_desc_style(("sans-serif", 16))
+        .label_style(("sans-serif", 14))
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0e}"))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(|e| err(&e))?;
+    for (i, r) in runs.iter().enumerate() {
+        let c = COLOURS[i % COLOURS.len()];
+        let pts: Vec<(f64, f64)> = r
+            .curve
+            .iter()
+            .filter(|p| p.1 > 0.0)
+            .map(|&(t, e)| (t as f64, e))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(r.algo.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerLeft)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}

@@ -1,0 +1,369 @@
+//! `cutoff cfr`: the JSON report against the published Kuhn numbers, save and resume through
+//! the command equal to an uninterrupted run, the figure, and every bad input refused with one
+//! line.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn cutoff(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(args)
+        .output()
+        .expect("cutoff runs")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = cutoff(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON value")
+}
+
+/// The one-line error of a failing command.
+fn fails(args: &[&str]) -> String {
+    let out = cutoff(args);
+    assert!(!out.status.success(), "{args:?} succeeded");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("error: "), "{err}");
+    err
+}
+
+/// A fresh directory for one test's files.
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-cfr-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn close(a: f64, b: f64, rel: f64) -> bool {
+    (a - b).abs() <= rel * b.abs()
+}
+
+#[test]
+fn kuhn_cfr_json_reproduces_the_published_exploitability() {
+    let v = json(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "cfr",
+        "--iterations",
+        "1000",
+        "--json",
+    ]);
+    assert_eq!(v["game"], "kuhn");
+    assert_eq!(v["algo"], "cfr");
+    assert_eq!(v["iterations"], 1000);
+    let e = v["exploitability"].as_f64().unwrap();
+    assert!(close(e, 0.000937617, 1e-6), "{e}");
+    let nc = v["nash_conv"].as_f64().unwrap();
+    assert!(close(nc, 2.0 * e, 1e-12), "{nc}");
+    let value = v["value"].as_f64().unwrap();
+    assert!((value + 1.0 / 18.0).abs() < 1e-2, "{value}");
+    assert!(v["seconds"].as_f64().unwrap() >= 0.0);
+    assert!(v["iterations_per_second"].as_f64().unwrap() >= 0.0);
+    let curve: Vec<(u64, f64)> = serde_json::from_value(v["curve"].clone()).unwrap();
+    let at: Vec<u64> = curve.iter().map(|p| p.0).collect();
+    assert_eq!(at, [1, 10, 100, 1000]);
+    for (got, want) in curve
+        .iter()
+        .zip([0.458333, 0.0686988, 0.00822598, 0.000937617])
+    {
+        assert!(close(got.1, want, 1e-5), "{got:?} against {want}");
+    }
+    let strategy = v["strategy"].as_array().unwrap();
+    assert_eq!(strategy.len(), 12);
+    for s in strategy {
+        let p: Vec<f64> = serde_json::from_value(s["probabilities"].clone()).unwrap();
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{s}");
+    }
+}
+
+#[test]
+fn every_k_sets_the_curve() {
+    let v = json(&[
+        "cfr",
+        "kuhn",
+        "--iterations",
+        "25",
+        "--every",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(v["algo"], "cfr+");
+    let at: Vec<u64> = v["curve"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[0].as_u64().unwrap())
+        .collect();
+    assert_eq!(at, [10, 20, 25]);
+}
+
+#[test]
+fn text_report_has_the_figures_and_the_strategy() {
+    let out = cutoff(&["cfr", "kuhn", "--algo", "cfr+", "--iterations", "100"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for word in [
+        "iteration       100  exploitability",
+        "value",
+        "nash_conv",
+        "iterations/s",
+        "Kb: fold",
+    ] {
+        assert!(text.contains(word), "{word}: {text}");
+    }
+}
+
+/// The fields that must not depend on whether the run was stopped and resumed.
+fn result(v: &Value) -> (Value, Value, Value, Value, Value) {
+    (
+        v["iterations"].clone(),
+        v["value"].clone(),
+        v["nash_conv"].clone(),
+        v["exploitability"].clone(),
+        v["strategy"].clone(),
+    )
+}
+
+#[test]
+fn save_and_resume_equal_the_uninterrupted_run() {
+    let dir = temp("resume");
+    for (game, algo, half, all) in [
+        ("kuhn", "cfr", "100", "200"),
+        ("leduc", "cfr+", "50", "100"),
+        ("leduc", "dcfr", "50", "100"),
+        ("kuhn", "lcfr", "100", "200"),
+        ("leduc", "mccfr-es", "160", "320"),
+    ] {
+        let file = dir.join(format!("{game}-{algo}.state"));
+        let file = file.to_str().unwrap();
+        let straight = json(&["cfr", game, "--algo", algo, "--iterations", all, "--json"]);
+        json(&[
+            "cfr",
+            game,
+            "--algo",
+            algo,
+            "--iterations",
+            half,
+            "--save",
+            file,
+            "--json",
+        ]);
+        let resumed = json(&[
+            "cfr",
+            game,
+            "--algo",
+            algo,
+            "--iterations",
+            all,
+            "--resume",
+            file,
+            "--json",
+        ]);
+        assert_eq!(result(&resumed), result(&straight), "{game} {algo}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_input_is_one_line() {
+    let dir = temp("bad");
+    let state = dir.join("kuhn.state");
+    let state = state.to_str().unwrap();
+    json(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "cfr",
+        "--iterations",
+        "10",
+        "--save",
+        state,
+        "--json",
+    ]);
+    let leduc = dir.join("leduc.state");
+    let leduc = leduc.to_str().unwrap();
+    json(&[
+        "cfr",
+        "leduc",
+        "--algo",
+        "cfr",
+        "--iterations",
+        "10",
+        "--save",
+        leduc,
+        "--json",
+    ]);
+    let junk = dir.join("junk");
+    std::fs::write(&junk, "not a state\n").unwrap();
+    let junk = junk.to_str().unwrap();
+    let damaged = dir.join("damaged");
+    let text = std::fs::read_to_string(state).unwrap();
+    std::fs::write(&damaged, text.replacen("tree 58", "tree 59", 1)).unwrap();
+    let damaged = damaged.to_str().unwrap();
+    let cases: [(&[&str], &str); 12] = [
+        (&["cfr", "chess", "--iterations", "5"], "unknown game"),
+        (
+            &["cfr", "kuhn", "--algo", "foo", "--iterations", "5"],
+            "unknown algorithm",
+        ),
+        (
+            &["cfr", "kuhn", "--algo", "cfr,bar", "--iterations", "5"],
+            "unknown algorithm",
+        ),
+        (
+            &["cfr", "kuhn", "--iterations", "0"],
+            "--iterations must be at least 1",
+        ),
+        (
+            &["cfr", "kuhn", "--iterations", "5", "--every", "0"],
+            "--every must be at least 1",
+        ),
+        (
+            &["cfr", "kuhn", "--iterations", "5", "--threads", "2"],
+            "single-threaded",
+        ),
+        (
+            &["cfr", "kuhn", "--iterations", "20", "--resume", junk],
+            "not a saved CFR solver state",
+        ),
+        (
+            &[
+                "cfr",
+                "leduc",
+                "--algo",
+                "cfr",
+                "--iterations",
+                "20",
+                "--resume",
+                state,
+            ],
+            "of game kuhn, not leduc",
+        ),
+        (
+            &[
+                "cfr",
+                "kuhn",
+                "--algo",
+                "cfr",
+                "--iterations",
+                "20",
+                "--resume",
+                damaged,
+            ],
+            "fingerprint",
+        ),
+        (
+            &[
+                "cfr",
+                "kuhn",
+                "--algo",
+                "cfr+",
+                "--iterations",
+                "20",
+                "--resume",
+                state,
+            ],
+            "of algorithm cfr, not cfr+",
+        ),
+        (
+            &[
+                "cfr",
+                "kuhn",
+                "--algo",
+                "cfr",
+                "--iterations",
+                "5",
+                "--resume",
+                state,
+            ],
+            "fewer than the 10 iterations",
+        ),
+        (
+            &[
+                "cfr",
+                "kuhn",
+                "--algo",
+                "cfr,cfr+",
+                "--iterations",
+                "20",
+                "--resume",
+                state,
+            ],
+            "single --algo",
+        ),
+    ];
+    for (args, want) in cases {
+        let err = fails(args);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+    let err = fails(&[
+        "cfr",
+        "leduc",
+        "--algo",
+        "mccfr-es",
+        "--iterations",
+        "100",
+        "--save",
+        state,
+    ]);
+    assert!(err.contains("a multiple of its batch"), "{err}");
+    let err = fails(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "mccfr-es",
+        "--iterations",
+        "20",
+        "--resume",
+        state,
+    ]);
+    assert!(err.contains("of algorithm cfr, not mccfr-es"), "{err}");
+    let err = fails(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "cfr",
+        "--iterations",
+        "20",
+        "--resume",
+        "/no/such/file",
+    ]);
+    assert!(err.contains("cannot read"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn svg_draws_one_line_per_algorithm() {
+    let dir = temp("svg");
+    let svg = dir.join("kuhn.svg");
+    let v = json(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "cfr,cfr+",
+        "--algo",
+        "lcfr",
+        "--iterations",
+        "200",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--json",
+    ]);
+    let runs = v.as_array().expect("one object per algorithm");
+    let algos: Vec<&str> = runs.iter().map(|r| r["algo"].as_str().unwrap()).collect();
+    assert_eq!(algos, ["cfr", "cfr+", "lcfr"]);
+    let text = std::fs::read_to_string(&svg).expect("the figure is written");
+    assert!(text.starts_with("<svg"), "{}", &text[..100.min(text.len())]);
+    for name in ["cfr+", "lcfr", "iterations", "exploitability"] {
+        assert!(text.contains(name), "{name}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,98 @@
+//! Saving and resuming CFR: a run stopped after 100 iterations, saved as text, read back and
+//! resumed for 100 more equals the 200-iteration run that was never stopped, bit for bit;
+//! and states that do not fit are refused.
+
+use cutoff::cfr::state::{SolverState, StateError};
+use cutoff::cfr::{Solver, Tree, Variant};
+use cutoff::games::kuhn::Kuhn;
+use cutoff::games::leduc::Leduc;
+
+fn bits(xs: &[f64]) -> Vec<u64> {
+    xs.iter().map(|x| x.to_bits()).collect()
+}
+
+fn resumed_equals_straight(tree: &Tree) {
+    for v in Variant::ALL {
+        let mut straight = Solver::new(tree, v.params());
+        straight.run(200);
+        let mut first = Solver::new(tree, v.params());
+        first.run(100);
+        let text = first.state().to_text();
+        drop(first);
+        let state = SolverState::from_text(&text).expect("reads back");
+        assert_eq!(state.algo, v.name());
+        let mut resumed = Solver::from_state(tree, &state).expect("fits the tree");
+        assert_eq!(resumed.iterations(), 100);
+        resumed.run(100);
+        assert_eq!(resumed.iterations(), 200);
+        let name = format!("{} {}", tree.name(), v.name());
+        assert_eq!(bits(resumed.regrets()), bits(straight.regrets()), "{name}");
+        assert_eq!(
+            bits(resumed.current_strategy()),
+            bits(straight.current_strategy()),
+            "{name}"
+        );
+        assert_eq!(
+            bits(&resumed.average_strategy()),
+            bits(&straight.average_strategy()),
+            "{name}"
+        );
+        assert_eq!(resumed.state(), straight.state(), "{name}");
+    }
+}
+
+#[test]
+fn kuhn_resumed_run_equals_the_straight_run() {
+    resumed_equals_straight(&Tree::build(&Kuhn).unwrap());
+}
+
+#[test]
+fn leduc_resumed_run_equals_the_straight_run() {
+    resumed_equals_straight(&Tree::build(&Leduc).unwrap());
+}
+
+#[test]
+fn text_round_trips_every_bit() {
+    let tree = Tree::build(&Kuhn).unwrap();
+    let mut s = Solver::new(&tree, Variant::Discounted.params());
+    s.run(37);
+    let state = s.state();
+    assert_eq!(SolverState::from_text(&state.to_text()).unwrap(), state);
+}
+
+#[test]
+fn states_that_do_not_fit_are_refused() {
+    let kuhn = Tree::build(&Kuhn).unwrap();
+    let leduc = Tree::build(&Leduc).unwrap();
+    let mut s = Solver::new(&kuhn, Variant::Plus.params());
+    s.run(3);
+    let state = s.state();
+    // Another game.
+    let e = Solver::from_state(&leduc, &state).unwrap_err();
+    assert!(matches!(e, StateError::WrongGame { .. }), "{e}");
+    assert_eq!(e.to_string(), "the saved state is of game kuhn, not leduc");
+    // Same name, another tree.
+    let mut other = state.clone();
+    other.fingerprint.keys ^= 1;
+    assert_eq!(
+        Solver::from_state(&kuhn, &other).unwrap_err(),
+        StateError::WrongTree
+    );
+    // Not a state at all, or a damaged one.
+    for text in [
+        "".to_string(),
+        "hello\n".to_string(),
+        state.to_text().replace("regret ", "regrets "),
+        state
+            .to_text()
+            .lines()
+            .take(6)
+            .collect::<Vec<_>>()
+            .join("\n"),
+        state.to_text().replacen(" 3f", " zz", 1),
+    ] {
+        let e = SolverState::from_text(&text).unwrap_err();
+        assert!(matches!(e, StateError::NotAState(_)), "{e}");
+        assert!(!e.to_string().contains('\n'));
+    }
+}

@@ -171,7 +171,9 @@ fn leduc_rules() {
     // The same deal, the second player to act after the public card's raise.
     let s = leduc_line(&[4, 0, 1, 1, 3, 1]);
     assert_eq!(g.turn(&s), Turn::Player(1));
-    assert_eq!(g.infoset_key(&s), "J1K2:rc/r");
+    let mut key = String::new();
+    g.infoset_key(&s, &mut key);
+    assert_eq!(key, "J1K2:rc/r");
     assert_eq!(g.actions(&s), 3);
     assert_eq!(g.action_name(&s, 0), "fold");
     // A raise, a fold: the folder loses the ante.
@@ -240,9 +242,9 @@ impl Extensive for Broken {
         t.push(a);
         t
     }
-    fn infoset_key(&self, s: &Vec<usize>) -> String {
+    fn infoset_key(&self, s: &Vec<usize>, out: &mut String) {
         // Mode 0: the second decision forgets the first.
-        format!("x{}", s.len())
+        *out = format!("x{}", s.len());
     }
     fn payoffs(&self, _s: &Vec<usize>, out: &mut [f64]) {
         out[0] = 0.0;

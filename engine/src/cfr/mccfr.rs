@@ -189,29 +189,42 @@ impl Index {
         }
     }
 
-    /// The first slot of `key`, allocating `actions` slots if it is new. The key is moved in,
-    /// so a new entry costs no allocation beyond the map's own.
-    fn slot(&self, key: String, actions: u32) -> u32 {
+    /// The first slot of `key`, allocating `actions` slots if it is new. Only a new key is
+    /// copied into the map: a known one, nearly every key after the first iterations, costs
+    /// a lookup and no allocation.
+    fn slot(&self, key: &str, actions: u32) -> u32 {
         let e = match &self.map {
-            Map::Mutex(m) => *m
-                .lock()
-                .expect("index lock")
-                .entry(key)
-                .or_insert_with(|| self.alloc(actions)),
-            Map::Sharded(s) => *s[self.shard(&key)]
-                .lock()
-                .expect("index lock")
-                .entry(key)
-                .or_insert_with(|| self.alloc(actions)),
+            Map::Mutex(m) => {
+                let mut m = m.lock().expect("index lock");
+                match m.get(key) {
+                    Some(e) => *e,
+                    None => *m
+                        .entry(key.to_owned())
+                        .or_insert_with(|| self.alloc(actions)),
+                }
+            }
+            Map::Sharded(s) => {
+                let mut m = s[self.shard(key)].lock().expect("index lock");
+                match m.get(key) {
+                    Some(e) => *e,
+                    None => *m
+                        .entry(key.to_owned())
+                        .or_insert_with(|| self.alloc(actions)),
+                }
+            }
             // A read lock first: after the first iterations nearly every key is known, and
             // `entry` takes the shard's write lock.
-            Map::DashMap(m) => match m.get(&key) {
+            Map::DashMap(m) => match m.get(key) {
                 Some(e) => *e,
-                None => *m.entry(key).or_insert_with(|| self.alloc(actions)),
+                None => *m
+                    .entry(key.to_owned())
+                    .or_insert_with(|| self.alloc(actions)),
             },
-            Map::DashMapAhash(m) => match m.get(&key) {
+            Map::DashMapAhash(m) => match m.get(key) {
                 Some(e) => *e,
-                None => *m.entry(key).or_insert_with(|| self.alloc(actions)),
+                None => *m
+                    .entry(key.to_owned())
+                    .or_insert_with(|| self.alloc(actions)),
             },
         };
         assert_eq!(
@@ -349,6 +362,9 @@ struct Scratch {
     probs: Vec<f64>,
     /// A terminal's payoffs.
     payoffs: Vec<f64>,
+    /// The information-set key of the node being walked (used before recursing, so one
+    /// buffer serves all, and the walk allocates no key).
+    key: String,
 }
 
 /// External-sampling MCCFR on an [`Extensive`] game (see the module comment).
@@ -711,7 +727,8 @@ impl<G: Extensive> Walk<'_, G> {
             }
             Turn::Player(q) => {
                 let n = self.game.actions(s);
-                let first = self.index.slot(self.game.infoset_key(s), n as u32) as usize;
+                self.game.infoset_key(s, &mut sc.key);
+                let first = self.index.slot(&sc.key, n as u32) as usize;
                 let base = sc.stack.len();
                 self.push_strategy(first, n, &mut sc.stack);
                 if q == self.player {

@@ -76,9 +76,12 @@ pub trait Extensive {
     /// The history after action (or outcome) `a` at `s`.
     fn play(&self, s: &Self::State, a: usize) -> Self::State;
 
-    /// The key of the information set of the player to move at `s`: equal exactly for the
-    /// histories that player cannot tell apart. Keys of different players must differ.
-    fn infoset_key(&self, s: &Self::State) -> String;
+    /// The key of the information set of the player to move at `s`, written into `out`
+    /// (cleared first): equal exactly for the histories that player cannot tell apart. Keys of
+    /// different players must differ. A buffer rather than a returned `String`, so that the
+    /// sampling solvers, which ask for a key at every decision node they walk, reuse one
+    /// buffer and allocate nothing.
+    fn infoset_key(&self, s: &Self::State, out: &mut String);
 
     /// The payoffs of the terminal history `s`, one per player, written into `out`
     /// (`out.len() == players()`).
@@ -305,7 +308,8 @@ impl Tree {
                     t.chance_nodes += 1;
                 }
                 Turn::Player(p) => {
-                    let key = game.infoset_key(&s);
+                    let mut key = String::new();
+                    game.infoset_key(&s, &mut key);
                     if p >= players {
                         return Err(TreeError::BadPlayer(key));
                     }

@@ -101,14 +101,13 @@ impl Extensive for Kuhn {
         t
     }
 
-    fn infoset_key(&self, s: &KuhnState) -> String {
+    fn infoset_key(&self, s: &KuhnState, k: &mut String) {
         let p = s.len as usize % 2;
-        let mut k = String::with_capacity(4);
+        k.clear();
         k.push(CARDS[s.cards[p] as usize]);
         for &a in s.actions() {
             k.push(if a == 0 { 'p' } else { 'b' });
         }
-        k
     }
 
     fn payoffs(&self, s: &KuhnState, out: &mut [f64]) {

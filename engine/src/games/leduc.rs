@@ -103,8 +103,9 @@ impl LeducState {
 }
 
 /// A card's name: rank, then suit 1 or 2.
-fn card_name(c: u8) -> String {
-    format!("{}{}", ['J', 'Q', 'K'][c as usize / 2], c % 2 + 1)
+fn card_name(c: u8, out: &mut String) {
+    out.push(['J', 'Q', 'K'][c as usize / 2]);
+    out.push(char::from(b'1' + c % 2));
 }
 
 /// The `i`-th card, in increasing order, not in `used`.
@@ -196,11 +197,12 @@ impl Extensive for Leduc {
         t
     }
 
-    fn infoset_key(&self, s: &LeducState) -> String {
+    fn infoset_key(&self, s: &LeducState, k: &mut String) {
         let p = s.actor();
-        let mut k = card_name(s.cards[p]);
+        k.clear();
+        card_name(s.cards[p], k);
         if s.cards[2] != NONE {
-            k.push_str(&card_name(s.cards[2]));
+            card_name(s.cards[2], k);
         }
         k.push(':');
         for &a in &s.history[0][..s.len[0] as usize] {
@@ -212,7 +214,6 @@ impl Extensive for Leduc {
                 k.push(a as char);
             }
         }
-        k
     }
 
     fn payoffs(&self, s: &LeducState, out: &mut [f64]) {

@@ -8,60 +8,9 @@ use cutoff::games::random_tree::{Order, RandomTree};
 use cutoff::games::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Searcher};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 
-/// The system allocator, counting the allocations of armed threads.
-struct Counting;
-
-thread_local! {
-    /// Whether this thread's allocations are being counted.
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    /// Allocations (alloc, alloc_zeroed, realloc) this thread made while armed.
-    static COUNT: Cell<u64> = const { Cell::new(0) };
-}
-
-fn count_one() {
-    // `try_with`: a thread being torn down may still free or allocate.
-    let _ = ARMED.try_with(|armed| {
-        if armed.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        System.alloc(layout)
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        System.alloc_zeroed(layout)
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        System.realloc(ptr, layout, new_size)
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Runs `f` with this thread's counter armed; returns its result and the allocations it made.
-fn counted<R>(f: impl FnOnce() -> R) -> (R, u64) {
-    COUNT.with(|c| c.set(0));
-    ARMED.with(|a| a.set(true));
-    let r = f();
-    ARMED.with(|a| a.set(false));
-    (r, COUNT.with(|c| c.get()))
-}
+mod common;
+use common::counting::counted;
 
 #[test]
 fn the_counter_counts() {

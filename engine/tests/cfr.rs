@@ -11,8 +11,6 @@ use cutoff::games::kuhn::Kuhn;
 use cutoff::games::leduc::Leduc;
 use cutoff::multi::Turn;
 use cutoff::rng::SplitMix64;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 
 /// Kuhn poker's value for the first player.
 const KUHN_VALUE: f64 = -1.0 / 18.0;
@@ -673,62 +671,10 @@ fn strategies_are_distributions() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// No allocation per iteration.
+// No allocation per iteration (the counting allocator of `tests/common/counting.rs`).
 
-/// The system allocator, counting the allocations of armed threads (as in `tests/alloc.rs`).
-struct Counting;
-
-thread_local! {
-    static ARMED: Cell<bool> = const { Cell::new(false) };
-    static COUNT: Cell<u64> = const { Cell::new(0) };
-}
-
-fn count_one() {
-    let _ = ARMED.try_with(|armed| {
-        if armed.get() {
-            let _ = COUNT.try_with(|c| c.set(c.get() + 1));
-        }
-    });
-}
-
-// SAFETY: every method forwards its arguments unchanged to `System`, which upholds the
-// `GlobalAlloc` contract; the counting touches only const-initialised thread-locals, which
-// never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        // SAFETY: the caller's contract for `alloc` is passed on unchanged.
-        unsafe { System.alloc(layout) }
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count_one();
-        // SAFETY: as for `alloc`.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count_one();
-        // SAFETY: `ptr` came from this allocator, that is from `System`, with `layout`.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: as for `realloc`.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn counted<R>(f: impl FnOnce() -> R) -> (R, u64) {
-    COUNT.with(|c| c.set(0));
-    ARMED.with(|a| a.set(true));
-    let r = f();
-    ARMED.with(|a| a.set(false));
-    (r, COUNT.with(|c| c.get()))
-}
+mod common;
+use common::counting::counted;
 
 #[test]
 fn iterations_allocate_nothing() {

@@ -445,6 +445,21 @@ pub(crate) fn trim_number(x: f64, decimals: usize) -> String {
     }
 }
 
+/// The error for `word` at `place`, which [`parse_number`] refused; `expected` says what
+/// could stand there.
+fn number_error(e: BadValue, word: &str, place: String, expected: &str) -> GameError {
+    GameError::new(match e {
+        BadValue::OutOfRange => format!(
+            "value '{}' at {place} out of range: leaf values must lie within ±{MAX_ABS_VALUE}",
+            quote(word)
+        ),
+        BadValue::NotNumber => format!(
+            "bad token '{}' at {place}: expected {expected}",
+            quote(word)
+        ),
+    })
+}
+
 /// The end of the word starting at byte `i`: up to whitespace, a parenthesis, a closing
 /// bracket, `>` or a comment, or just after a ':' that a '[' or '<' follows (a label before a
 /// chance node or a vector). A '[' or '<' inside a word is no delimiter, so `3[` stays one bad
@@ -527,19 +542,13 @@ fn read_vector(text: &str, open: usize, b: &mut Builder) -> Result<(u32, u8, usi
         let word = &text[s..i];
         let x = match parse_number(word) {
             Ok((x, _)) => x,
-            Err(BadValue::OutOfRange) => {
-                return Err(GameError::new(format!(
-                    "value '{}' at {} out of range: leaf values must lie within ±{MAX_ABS_VALUE}",
-                    quote(word),
-                    at(s)
-                )))
-            }
-            Err(BadValue::NotNumber) => {
-                return Err(GameError::new(format!(
-                    "bad token '{}' at {}: expected a number or '>' in a vector leaf",
-                    quote(word),
-                    at(s)
-                )))
+            Err(e) => {
+                return Err(number_error(
+                    e,
+                    word,
+                    at(s),
+                    "a number or '>' in a vector leaf",
+                ))
             }
         };
         if len == MAX_PLAYERS {
@@ -788,19 +797,13 @@ pub(crate) fn parse_items(text: &str) -> Result<Parsed<'_>, GameError> {
         let rest_at = i - rest.len();
         let (value, int) = match parse_number(rest) {
             Ok(v) => v,
-            Err(BadValue::OutOfRange) => {
-                return Err(GameError::new(format!(
-                    "value '{}' at {} out of range: leaf values must lie within ±{MAX_ABS_VALUE}",
-                    quote(rest),
-                    at(rest_at)
-                )))
-            }
-            Err(BadValue::NotNumber) => {
-                return Err(GameError::new(format!(
-                "bad token '{}' at {}: expected a number, a label 'name:', '(', '[', '<' or ')'",
-                quote(rest),
-                at(rest_at)
-            )))
+            Err(e) => {
+                return Err(number_error(
+                    e,
+                    rest,
+                    at(rest_at),
+                    "a number, a label 'name:', '(', '[', '<' or ')'",
+                ))
             }
         };
         let data = b.numbers.len() as u32;

@@ -341,6 +341,119 @@ fn bad_input_is_one_line() {
 }
 
 #[test]
+fn mccfr_batch_and_variance_options() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "cfr",
+            "kuhn",
+            "--algo",
+            "mccfr-es",
+            "--iterations",
+            "64",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let v = json(&args);
+        v["nash_conv"].as_f64().unwrap()
+    };
+    let default = run(&[]);
+    assert_eq!(run(&["--batch", "16", "--variance", "both"]), default);
+    // Other settings sample otherwise; threads do not change the result.
+    assert_ne!(run(&["--variance", "none"]), default);
+    assert_ne!(run(&["--batch", "1"]), default);
+    assert_eq!(
+        run(&["--batch", "32", "--threads", "2"]),
+        run(&["--batch", "32", "--threads", "1"])
+    );
+    let dir = temp("batch");
+    let file = dir.join("m.state");
+    let file = file.to_str().unwrap();
+    json(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "mccfr-es",
+        "--iterations",
+        "32",
+        "--batch",
+        "8",
+        "--variance",
+        "stratify",
+        "--save",
+        file,
+        "--json",
+    ]);
+    let straight = json(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "mccfr-es",
+        "--iterations",
+        "64",
+        "--batch",
+        "8",
+        "--variance",
+        "stratify",
+        "--json",
+    ]);
+    let resumed = json(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "mccfr-es",
+        "--iterations",
+        "64",
+        "--resume",
+        file,
+        "--json",
+    ]);
+    assert_eq!(result(&resumed), result(&straight));
+    for (extra, want) in [
+        (&["--batch", "16"][..], "batches of 8"),
+        (&["--variance", "both"][..], "another variance reduction"),
+    ] {
+        let mut args = vec![
+            "cfr",
+            "kuhn",
+            "--algo",
+            "mccfr-es",
+            "--iterations",
+            "64",
+            "--resume",
+            file,
+        ];
+        args.extend_from_slice(extra);
+        let err = fails(&args);
+        assert!(err.contains(want), "{extra:?}: {err}");
+    }
+    for (extra, want) in [
+        (&["--batch", "0"][..], "--batch must be between 1 and 65536"),
+        (
+            &["--batch", "70000"][..],
+            "--batch must be between 1 and 65536",
+        ),
+        (&["--variance", "more"][..], "unknown --variance 'more'"),
+    ] {
+        let mut args = vec!["cfr", "kuhn", "--algo", "mccfr-es", "--iterations", "64"];
+        args.extend_from_slice(extra);
+        let err = fails(&args);
+        assert!(err.contains(want), "{extra:?}: {err}");
+    }
+    let err = fails(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "cfr",
+        "--iterations",
+        "4",
+        "--batch",
+        "2",
+    ]);
+    assert!(err.contains("mccfr-es only, not to cfr"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn svg_draws_one_line_per_algorithm() {
     let dir = temp("svg");
     let svg = dir.join("kuhn.svg");

@@ -2,77 +2,128 @@
 //! reproducibility across runs, thread counts and index maps, and saving and resuming.
 
 use cutoff::cfr::mccfr::{IndexKind, Mccfr, MccfrState, StateError, Weighting};
-use cutoff::cfr::{nash_conv, Tree};
+use cutoff::cfr::{nash_conv, Extensive, Tree};
 use cutoff::games::kuhn::Kuhn;
 use cutoff::games::leduc::Leduc;
 
-#[test]
-fn kuhn_nash_conv_at_most_0_05_after_1000_iterations() {
-    // At 1,000 iterations the sampling noise is of the size of the target: over seeds 0..20
-    // the NashConv ranges 0.018..0.107 (mean 0.054), so the target is checked on seeds that
-    // meet it, as OpenSpiel's test does on its one seed, and the spread is checked below.
-    let tree = Tree::build(&Kuhn).unwrap();
-    for seed in [1, 5, 10] {
-        let mut m = Mccfr::new(Kuhn, seed, 1);
-        m.run(1000);
-        assert_eq!(m.iterations(), 1000);
-        assert_eq!(m.infosets(), 12);
-        let nc = nash_conv(&tree, &m.average_strategy_for(&tree));
-        eprintln!("kuhn seed {seed}: NashConv {nc:.5}");
-        assert!(nc <= 0.05, "seed {seed}: NashConv {nc}");
-    }
-}
-
-#[test]
-fn leduc_nash_conv_at_most_2_5_after_1000_iterations() {
-    let tree = Tree::build(&Leduc).unwrap();
-    for seed in [1, 2, 3] {
-        let mut m = Mccfr::new(Leduc, seed, 2);
-        m.run(1000);
-        let nc = nash_conv(&tree, &m.average_strategy_for(&tree));
-        eprintln!(
-            "leduc seed {seed}: NashConv {nc:.4}, {} infosets",
-            m.infosets()
-        );
-        assert!(nc <= 2.5, "seed {seed}: NashConv {nc}");
-    }
-}
-
-#[test]
-fn kuhn_over_many_seeds() {
-    let tree = Tree::build(&Kuhn).unwrap();
-    let mut v: Vec<f64> = (0..20)
+/// The NashConv after `iterations` of `m` for each seed of `seeds`, sorted.
+fn nash_convs<G: Extensive + Sync + Send + Clone>(
+    game: &G,
+    seeds: std::ops::Range<u64>,
+    iterations: u64,
+    make: impl Fn(Mccfr<G>) -> Mccfr<G>,
+) -> Vec<f64> {
+    let tree = Tree::build(game).unwrap();
+    let mut v: Vec<f64> = seeds
         .map(|seed| {
-            let mut m = Mccfr::new(Kuhn, seed, 1);
-            m.run(1000);
+            let mut m = make(Mccfr::new(game.clone(), seed, 1));
+            m.run(iterations);
+            assert_eq!(m.iterations(), iterations);
             nash_conv(&tree, &m.average_strategy_for(&tree))
         })
         .collect();
     v.sort_by(f64::total_cmp);
-    eprintln!("kuhn, 20 seeds: {v:.3?}");
-    assert!(v[10] < 0.06 && v[19] < 0.12, "{v:?}");
+    v
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+#[test]
+fn kuhn_nash_conv_at_most_0_05_after_1000_iterations() {
+    // A sampled algorithm meets a bound with some probability, so it is checked over 100
+    // seeds: with the defaults the mean is 0.028 and 97 of them are at most 0.05 (seeds
+    // 0..400: mean 0.028, 97%, worst 0.068); the textbook sampling has 0.058 and 39%.
+    let v = nash_convs(&Kuhn, 0..100, 1000, |m| m);
+    let met = v.iter().filter(|&&x| x <= 0.05).count();
+    eprintln!(
+        "kuhn, 100 seeds: mean {:.4}, {met} at most 0.05, worst {:.4}",
+        mean(&v),
+        v[99]
+    );
+    assert!(mean(&v) <= 0.035, "{v:?}");
+    assert!(met >= 95, "{met}: {v:?}");
+    assert!(v[99] <= 0.08, "{v:?}");
+}
+
+#[test]
+fn leduc_nash_conv_at_most_2_5_after_1000_iterations() {
+    // Every one of 40 seeds (mean 1.98, worst 2.22).
+    let v = nash_convs(&Leduc, 0..40, 1000, |m| m);
+    eprintln!("leduc, 40 seeds: mean {:.4}, worst {:.4}", mean(&v), v[39]);
+    assert!(v[39] <= 2.5, "{v:?}");
+}
+
+#[test]
+fn each_variance_reduction_lowers_the_noise() {
+    // Over the same 100 seeds at 1,000 iterations on Kuhn: neither 0.058, stratified deals
+    // 0.040, baselines 0.054, both 0.028 (seeds 0..400).
+    let with = |stratify: bool, baseline: bool| {
+        mean(&nash_convs(&Kuhn, 0..100, 1000, |m| {
+            m.with_stratified(stratify)
+                .with_baseline(baseline.then_some(0.5))
+        }))
+    };
+    let (neither, stratified, baselines, both) = (
+        with(false, false),
+        with(true, false),
+        with(false, true),
+        with(true, true),
+    );
+    eprintln!("neither {neither:.4}, stratified {stratified:.4}, baselines {baselines:.4}, both {both:.4}");
+    assert!(stratified < 0.8 * neither, "{stratified} {neither}");
+    assert!(baselines < neither, "{baselines} {neither}");
+    assert!(
+        both < 0.6 * neither && both < stratified,
+        "{both} {stratified} {neither}"
+    );
+}
+
+#[test]
+fn every_variance_reduction_converges() {
+    // A biased estimate would stall short of equilibrium; each setting goes on converging.
+    let tree = Tree::build(&Kuhn).unwrap();
+    for (stratify, baseline) in [
+        (false, None),
+        (true, None),
+        (false, Some(0.5)),
+        (true, Some(1.0)),
+    ] {
+        let mut m = Mccfr::new(Kuhn, 3, 1)
+            .with_stratified(stratify)
+            .with_baseline(baseline);
+        m.run(25_000);
+        let early = nash_conv(&tree, &m.average_strategy_for(&tree));
+        m.run(375_000);
+        let nc = nash_conv(&tree, &m.average_strategy_for(&tree));
+        // All four reach about 0.002 at 500,000 iterations over seeds.
+        assert!(
+            nc < 0.008 && nc < early,
+            "stratify {stratify}, baseline {baseline:?}: {early} then {nc}"
+        );
+    }
 }
 
 #[test]
 fn the_textbook_algorithm_comes_close() {
-    // Uniform weighting, batch 1: OpenSpiel's algorithm. Over seeds it is a little worse than
-    // the linear default (Kuhn mean 0.060, Leduc mean 2.56 over 20 seeds).
-    let kuhn = Tree::build(&Kuhn).unwrap();
-    let mut m = Mccfr::new(Kuhn, 9, 1)
-        .with_batch(1)
-        .with_weighting(Weighting::Uniform);
-    m.run(1000);
-    let nc = nash_conv(&kuhn, &m.average_strategy_for(&kuhn));
-    eprintln!("kuhn textbook: NashConv {nc:.5}");
-    assert!(nc <= 0.1, "{nc}");
-    let leduc = Tree::build(&Leduc).unwrap();
-    let mut m = Mccfr::new(Leduc, 5, 1)
-        .with_batch(1)
-        .with_weighting(Weighting::Uniform);
-    m.run(1000);
-    let nc = nash_conv(&leduc, &m.average_strategy_for(&leduc));
-    eprintln!("leduc textbook: NashConv {nc:.4}");
-    assert!(nc <= 3.0, "{nc}");
+    // Uniform weighting, batch 1, no variance reduction: OpenSpiel's algorithm.
+    let v = nash_convs(&Kuhn, 0..20, 1000, |m| {
+        m.with_batch(1)
+            .with_weighting(Weighting::Uniform)
+            .with_stratified(false)
+            .with_baseline(None)
+    });
+    eprintln!("kuhn textbook, 20 seeds: mean {:.4}", mean(&v));
+    assert!(mean(&v) <= 0.1, "{v:?}");
+    let v = nash_convs(&Leduc, 0..5, 1000, |m| {
+        m.with_batch(1)
+            .with_weighting(Weighting::Uniform)
+            .with_stratified(false)
+            .with_baseline(None)
+    });
+    eprintln!("leduc textbook, 5 seeds: mean {:.4}", mean(&v));
+    assert!(mean(&v) <= 3.0, "{v:?}");
 }
 
 #[test]
@@ -171,6 +222,18 @@ fn a_state_of_another_game_or_malformed_is_refused() {
     assert_eq!(
         Mccfr::from_state(Kuhn, bad, 1).err(),
         Some(StateError::Slots)
+    );
+    let mut bad = s.clone();
+    bad.baselines.push((u32::MAX, 1.0));
+    assert_eq!(
+        Mccfr::from_state(Kuhn, bad, 1).err(),
+        Some(StateError::Baseline)
+    );
+    let mut bad = s.clone();
+    bad.baseline = Some(2.0);
+    assert_eq!(
+        Mccfr::from_state(Kuhn, bad, 1).err(),
+        Some(StateError::Baseline)
     );
     let mut bad = s;
     let dup = bad.infosets[0].clone();

@@ -4,7 +4,7 @@
 //! several algorithms compared on one log-log figure.
 
 use super::CliResult;
-use cutoff::cfr::mccfr::{Mccfr, MccfrState};
+use cutoff::cfr::mccfr::{self, Mccfr, MccfrState};
 use cutoff::cfr::state::SolverState;
 use cutoff::cfr::{expected_values, nash_conv, Extensive, Solver, Tree, Variant};
 use cutoff::games::kuhn::Kuhn;
@@ -43,6 +43,14 @@ pub struct Args {
     /// Seed of mccfr-es's sampling.
     #[arg(long, value_name = "S", default_value_t = 1)]
     pub seed: u64,
+    /// mccfr-es's iterations per batch (default 16): the results depend on the seed and the
+    /// batch, not on --threads; larger batches keep more threads busy.
+    #[arg(long, value_name = "N")]
+    pub batch: Option<usize>,
+    /// mccfr-es's variance reduction: both (the default), stratify (the deals), baseline
+    /// (learned baselines) or none (the textbook algorithm's sampling).
+    #[arg(long, value_name = "WHICH")]
+    pub variance: Option<String>,
     /// Report the exploitability every K iterations (default: at 1, 10, 100, ..., or ten
     /// points a decade with --svg) and at the end.
     #[arg(long, value_name = "K")]
@@ -165,9 +173,9 @@ impl Iterative for Solver<'_> {
 }
 
 /// The first line of an MCCFR save file (a JSON object follows).
-const MCCFR_MAGIC: &str = "cutoff-mccfr-state 1";
+const MCCFR_MAGIC: &str = "cutoff-mccfr-state 2";
 
-impl<G: Extensive + Sync> Iterative for Mccfr<G> {
+impl<G: Extensive + Sync + Send> Iterative for Mccfr<G> {
     fn run(&mut self, n: u64) {
         Mccfr::run(self, n);
     }
@@ -230,7 +238,16 @@ pub fn run(args: &Args) -> CliResult {
                 ));
             }
         }
+        if let Algo::Full(v) = a {
+            if args.batch.is_some() || args.variance.is_some() {
+                return Err(format!(
+                    "--batch and --variance apply to mccfr-es only, not to {}",
+                    v.name()
+                ));
+            }
+        }
     }
+    let sampling = Sampling::parse(args)?;
     let threads = super::threads(args.threads)?;
     let mut resumed = match &args.resume {
         Some(path) => Some(load(path, &tree, &algos[0])?),
@@ -261,7 +278,10 @@ pub fn run(args: &Args) -> CliResult {
                     Some(Saved::Sampled(s)) => Some(s),
                     _ => None,
                 };
-                (sampled(&args.game, state, args.seed, threads)?, "mccfr-es")
+                (
+                    sampled(&args.game, state, args.seed, threads, sampling)?,
+                    "mccfr-es",
+                )
             }
         };
         if args.save.is_some() && !args.iterations.is_multiple_of(solver.granule()) {
@@ -313,21 +333,92 @@ fn sampled(
     state: Option<MccfrState>,
     seed: u64,
     threads: usize,
+    sampling: Sampling,
 ) -> Result<Box<dyn Iterative>, String> {
-    fn make<G: Extensive + Sync + 'static>(
+    fn make<G: Extensive + Sync + Send + 'static>(
         g: G,
         state: Option<MccfrState>,
         seed: u64,
         threads: usize,
+        sampling: Sampling,
     ) -> Result<Box<dyn Iterative>, String> {
         Ok(match state {
-            Some(s) => Box::new(Mccfr::from_state(g, s, threads).map_err(|e| e.to_string())?),
-            None => Box::new(Mccfr::new(g, seed, threads)),
+            Some(s) => {
+                let m = Mccfr::from_state(g, s, threads).map_err(|e| e.to_string())?;
+                if sampling.batch.is_some_and(|b| b != m.batch()) {
+                    return Err(format!(
+                        "--batch: the saved state runs batches of {}, and must go on with them",
+                        m.batch()
+                    ));
+                }
+                if sampling
+                    .reduction
+                    .is_some_and(|r| r != (m.stratified(), m.baseline().is_some()))
+                {
+                    return Err(
+                        "--variance: the saved state was made with another variance reduction"
+                            .into(),
+                    );
+                }
+                Box::new(m)
+            }
+            None => {
+                let (stratify, baseline) = sampling
+                    .reduction
+                    .unwrap_or((mccfr::DEFAULT_STRATIFIED, mccfr::DEFAULT_BASELINE.is_some()));
+                Box::new(
+                    Mccfr::new(g, seed, threads)
+                        .with_batch(sampling.batch.unwrap_or(mccfr::DEFAULT_BATCH))
+                        .with_stratified(stratify)
+                        .with_baseline(if baseline {
+                            mccfr::DEFAULT_BASELINE
+                        } else {
+                            None
+                        }),
+                )
+            }
         })
     }
     match game {
-        "kuhn" => make(Kuhn, state, seed, threads),
-        _ => make(Leduc, state, seed, threads),
+        "kuhn" => make(Kuhn, state, seed, threads, sampling),
+        _ => make(Leduc, state, seed, threads, sampling),
+    }
+}
+
+/// The largest `--batch`.
+const MAX_BATCH: usize = 1 << 16;
+
+/// mccfr-es's `--batch` and `--variance`, as given.
+#[derive(Clone, Copy, Debug)]
+struct Sampling {
+    batch: Option<usize>,
+    /// (stratified deals, learned baselines).
+    reduction: Option<(bool, bool)>,
+}
+
+impl Sampling {
+    fn parse(args: &Args) -> Result<Sampling, String> {
+        // Bounded: a batch's changes are held in memory until it ends.
+        let batch = match args.batch {
+            Some(b) if !(1..=MAX_BATCH).contains(&b) => {
+                return Err(format!("--batch must be between 1 and {MAX_BATCH}"))
+            }
+            b => b,
+        };
+        let reduction = match args.variance.as_deref() {
+            None => None,
+            Some("both") => Some((true, true)),
+            Some("stratify") => Some((true, false)),
+            Some("baseline") => Some((false, true)),
+            Some("none") => Some((false, false)),
+            Some(other) => {
+                return Err(format!(
+                    "unknown --variance '{}' (expected both, stratify, baseline or none)",
+                    cutoff::game::quote(other)
+                ))
+            }
+        };
+        Ok(Sampling { batch, reduction })
     }
 }
 

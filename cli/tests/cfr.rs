@@ -480,3 +480,60 @@ fn svg_draws_one_line_per_algorithm() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_time_budget_runs_each_algorithm_for_its_seconds() {
+    let v = json(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "cfr+,mccfr-es",
+        "--seconds",
+        "0.2",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let runs = v.as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    for r in runs {
+        let curve = r["curve"].as_array().unwrap();
+        let secs: Vec<f64> = r["curve_seconds"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| x.as_f64().unwrap())
+            .collect();
+        assert_eq!(curve.len(), secs.len());
+        assert!(curve.len() >= 10, "{r}");
+        assert!(secs.windows(2).all(|w| w[0] <= w[1]), "{secs:?}");
+        let its: Vec<u64> = curve.iter().map(|p| p[0].as_u64().unwrap()).collect();
+        assert!(its.windows(2).all(|w| w[0] < w[1]), "{its:?}");
+        // The run stops once its budget is spent, at its last point.
+        assert!(r["seconds"].as_f64().unwrap() >= 0.2, "{r}");
+        assert_eq!(*secs.last().unwrap(), r["seconds"].as_f64().unwrap());
+        assert_eq!(*its.last().unwrap(), r["iterations"].as_u64().unwrap());
+    }
+    // mccfr-es's points are whole batches.
+    assert!(runs[1]["curve"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p[0].as_u64().unwrap() % 16 == 0));
+    for (args, want) in [
+        (&["--seconds", "0"][..], "--seconds must be more than 0"),
+        (&["--seconds", "1e9"][..], "at most 86400"),
+        (&["--seconds", "nan"][..], "--seconds must be more than 0"),
+        (
+            &["--iterations", "1000000000", "--every", "1"][..],
+            "--every 1 would report 1000000000 times; at most 100000",
+        ),
+        (&[][..], "give --iterations N or --seconds S"),
+        (&["--iterations", "5", "--seconds", "1"][..], "S, not both"),
+    ] {
+        let mut a = vec!["cfr", "kuhn"];
+        a.extend_from_slice(args);
+        let err = fails(&a);
+        assert!(err.contains(want), "{args:?}: {err}");
+    }
+}

@@ -36,7 +36,11 @@ pub struct Args {
     pub algo: Vec<String>,
     /// Iterations in all (with --resume, the saved ones included).
     #[arg(long, value_name = "N")]
-    pub iterations: u64,
+    pub iterations: Option<u64>,
+    /// Run each algorithm for S seconds of iterating instead (evaluations not counted), the
+    /// curve and --svg then against time: to compare algorithms at equal cost.
+    #[arg(long, value_name = "S")]
+    pub seconds: Option<f64>,
     /// Threads (mccfr-es only; the other algorithms are single-threaded).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -106,6 +110,8 @@ pub struct Run {
     pub exploitability: f64,
     /// `[iteration, exploitability]` at each report point of this run.
     pub curve: Vec<(u64, f64)>,
+    /// The seconds spent iterating when each point of `curve` was reached.
+    pub curve_seconds: Vec<f64>,
     /// The average strategy, information set by information set.
     pub strategy: Vec<InfosetStrategy>,
 }
@@ -220,11 +226,29 @@ pub fn run(args: &Args) -> CliResult {
         .iter()
         .map(|s| Algo::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
-    if args.iterations == 0 {
-        return Err("--iterations must be at least 1".into());
-    }
+    let budget = match (args.iterations, args.seconds) {
+        (Some(_), Some(_)) => return Err("give --iterations N or --seconds S, not both".into()),
+        (Some(0), _) => return Err("--iterations must be at least 1".into()),
+        (Some(n), _) => Budget::Iterations(n),
+        // At most a day: a bound that no mistyped figure can turn into a run without end.
+        (None, Some(s)) if s > 0.0 && s <= 86_400.0 => Budget::Seconds(s),
+        (None, Some(s)) => {
+            return Err(format!(
+                "--seconds must be more than 0 and at most 86400, not {s}"
+            ))
+        }
+        (None, None) => return Err("give --iterations N or --seconds S".into()),
+    };
     if args.every == Some(0) {
         return Err("--every must be at least 1".into());
+    }
+    if let (Some(k), Budget::Iterations(n)) = (args.every, budget) {
+        if n / k > MAX_POINTS {
+            return Err(format!(
+                "--every {k} would report {} times; at most {MAX_POINTS} (the curve is kept in memory)",
+                n / k
+            ));
+        }
     }
     if algos.len() > 1 && (args.save.is_some() || args.resume.is_some()) {
         return Err("--save and --resume take a single --algo".into());
@@ -258,11 +282,12 @@ pub fn run(args: &Args) -> CliResult {
             Saved::Full(s) => s.iterations,
             Saved::Sampled(s) => s.iterations,
         };
-        if done > args.iterations {
-            return Err(format!(
-                "--iterations {} is fewer than the {done} iterations of the saved state",
-                args.iterations
-            ));
+        if let Budget::Iterations(n) = budget {
+            if done > n {
+                return Err(format!(
+                    "--iterations {n} is fewer than the {done} iterations of the saved state"
+                ));
+            }
         }
     }
     let mut runs = Vec::new();
@@ -284,13 +309,15 @@ pub fn run(args: &Args) -> CliResult {
                 )
             }
         };
-        if args.save.is_some() && !args.iterations.is_multiple_of(solver.granule()) {
+        if args.save.is_some()
+            && matches!(budget, Budget::Iterations(n) if !n.is_multiple_of(solver.granule()))
+        {
             return Err(format!(
                 "--save with mccfr-es needs --iterations a multiple of its batch of {} (so that the resumed run equals the straight one)",
                 solver.granule()
             ));
         }
-        let run = solve(&tree, solver.as_mut(), name, args, algos.len() > 1)?;
+        let run = solve(&tree, solver.as_mut(), name, args, budget, algos.len() > 1)?;
         if let Some(path) = &args.save {
             std::fs::write(path, solver.save()?)
                 .map_err(|e| format!("cannot write '{}': {e}", super::shown_path(path)))?;
@@ -298,7 +325,7 @@ pub fn run(args: &Args) -> CliResult {
         runs.push(run);
     }
     if let Some(path) = &args.svg {
-        write_svg(&tree, &runs, path)?;
+        write_svg(&tree, &runs, path, args.seconds.is_some())?;
     }
     if args.json {
         let text = if runs.len() == 1 {
@@ -477,51 +504,116 @@ fn checkpoints(from: u64, to: u64, every: Option<u64>, dense: bool, granule: u64
     out
 }
 
-/// Runs `solver` up to `args.iterations`, reporting the exploitability at the checkpoints.
+/// The most report points a run keeps: the curve is held in memory, and each point costs an
+/// evaluation. A run against the clock stops when it has this many.
+const MAX_POINTS: u64 = 100_000;
+
+/// How long each algorithm runs.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    /// To this many iterations in all.
+    Iterations(u64),
+    /// For this many seconds of iterating.
+    Seconds(f64),
+}
+
+/// The report points of a run against time: every `K`-th iteration with `--every K`, else
+/// ten a decade, rounded up to whole granules; without end (the clock ends the run).
+fn timed_checkpoints(from: u64, every: Option<u64>, granule: u64) -> impl Iterator<Item = u64> {
+    let mut last = from;
+    (1u64..)
+        .map_while(move |i| match every {
+            Some(k) => i.checked_mul(k),
+            None => {
+                let t = 10f64.powf((i - 1) as f64 / 10.0).round();
+                (t < 1e18).then_some(t as u64)
+            }
+        })
+        .map(move |t| t.div_ceil(granule).saturating_mul(granule))
+        .filter(move |&t| {
+            let new = t > last;
+            last = last.max(t);
+            new
+        })
+}
+
+/// Runs `solver` for `budget`, reporting the exploitability at the checkpoints.
 fn solve(
     tree: &Tree,
     solver: &mut dyn Iterative,
     name: &str,
     args: &Args,
+    budget: Budget,
     several: bool,
 ) -> Result<Run, String> {
     let start_iter = solver.iterations();
     let granule = solver.granule();
-    let points = checkpoints(
-        start_iter,
-        args.iterations,
-        args.every,
-        args.svg.is_some(),
-        granule,
-    );
+    let points: Box<dyn Iterator<Item = u64>> = match budget {
+        Budget::Iterations(n) => Box::new(
+            checkpoints(start_iter, n, args.every, args.svg.is_some(), granule).into_iter(),
+        ),
+        Budget::Seconds(_) => Box::new(timed_checkpoints(start_iter, args.every, granule)),
+    };
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let bar =
-            ProgressBar::with_draw_target(Some(args.iterations), ProgressDrawTarget::stderr());
+        let (len, template) = match budget {
+            Budget::Iterations(n) => (n, "{bar:30} {pos}/{len} iterations {msg}"),
+            Budget::Seconds(s) => ((s * 1000.0) as u64, "{bar:30} {msg}"),
+        };
+        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
         bar.set_style(
-            ProgressStyle::with_template("{bar:30} {pos}/{len} iterations {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        bar.set_position(start_iter);
+        if let Budget::Iterations(_) = budget {
+            bar.set_position(start_iter);
+        }
         bar
     });
-    // A bar step: about 200 of them in a run, so that drawing costs nothing.
-    let step = (args.iterations / 200).max(1).div_ceil(granule) * granule;
     let mut spent = Duration::ZERO;
     let mut curve = Vec::new();
+    let mut curve_seconds = Vec::new();
     let mut avg;
-    for &point in &points {
-        while solver.iterations() < point {
-            let n = (point - solver.iterations()).min(step);
+    for point in points {
+        // A bar step: about 200 of them in a run, so that drawing costs nothing; against
+        // the clock, also the granularity at which the budget is checked.
+        let (target, step) = match budget {
+            Budget::Iterations(n) => (point, (n / 200).max(1)),
+            Budget::Seconds(limit) => {
+                let ran = solver.iterations() - start_iter;
+                let rate = ran as f64 / spent.as_secs_f64().max(1e-9);
+                let step = if ran == 0 {
+                    1
+                } else {
+                    (rate * limit / 200.0) as u64
+                };
+                (point, step.max(1))
+            }
+        };
+        let step = step.div_ceil(granule) * granule;
+        while solver.iterations() < target {
+            if let Budget::Seconds(limit) = budget {
+                if spent.as_secs_f64() >= limit {
+                    break;
+                }
+            }
+            let n = (target - solver.iterations()).min(step);
             let t0 = Instant::now();
             solver.run(n);
             spent += t0.elapsed();
             if let Some(b) = &bar {
-                b.set_position(solver.iterations());
+                match budget {
+                    Budget::Iterations(_) => b.set_position(solver.iterations()),
+                    Budget::Seconds(_) => b.set_position(spent.as_millis() as u64),
+                }
             }
+        }
+        let point = solver.iterations();
+        if curve.last().is_some_and(|&(t, _)| t == point) {
+            break;
         }
         avg = solver.average(tree);
         let expl = nash_conv(tree, &avg) / tree.players() as f64;
         curve.push((point, expl));
+        curve_seconds.push(spent.as_secs_f64());
         let line = if several {
             format!("{name:<5} iteration {point:>9}  exploitability {expl:.6e}")
         } else {
@@ -529,13 +621,18 @@ fn solve(
         };
         match &bar {
             Some(b) => {
-                b.set_message(format!("exploitability {expl:.3e}"));
+                b.set_message(format!("{point} iterations, exploitability {expl:.3e}"));
                 if !args.json {
                     b.println(line);
                 }
             }
             None if !args.json => println!("{line}"),
             None => {}
+        }
+        if let Budget::Seconds(limit) = budget {
+            if spent.as_secs_f64() >= limit || curve.len() as u64 >= MAX_POINTS {
+                break;
+            }
         }
     }
     if let Some(b) = bar {
@@ -576,6 +673,7 @@ fn solve(
         nash_conv: nc,
         exploitability: nc / tree.players() as f64,
         curve,
+        curve_seconds,
         strategy,
     })
 }
@@ -615,7 +713,7 @@ fn text(tree: &Tree, r: &Run) -> String {
 }
 
 /// Draws exploitability against iterations, log-log, one line per run, into `path`.
-fn write_svg(tree: &Tree, runs: &[Run], path: &str) -> Result<(), String> {
+fn write_svg(tree: &Tree, runs: &[Run], path: &str, by_time: bool) -> Result<(), String> {
     use plotters::prelude::*;
     const COLOURS: [RGBColor; 6] = [
         RGBColor(214, 39, 40),
@@ -626,13 +724,20 @@ fn write_svg(tree: &Tree, runs: &[Run], path: &str) -> Result<(), String> {
         RGBColor(90, 90, 90),
     ];
     let err = |e: &dyn std::fmt::Display| format!("cannot draw '{}': {e}", super::shown_path(path));
-    let points = || {
-        runs.iter()
-            .flat_map(|r| r.curve.iter())
-            .filter(|p| p.1 > 0.0)
+    // (x, exploitability) of one run: x the iterations, or the seconds with `by_time`.
+    let series = |r: &Run| -> Vec<(f64, f64)> {
+        r.curve
+            .iter()
+            .zip(&r.curve_seconds)
+            .map(|(&(t, e), &sec)| (if by_time { sec } else { t as f64 }, e))
+            .filter(|p| p.0 > 0.0 && p.1 > 0.0)
+            .collect()
     };
-    let x_max = points().map(|p| p.0).max().unwrap_or(1).max(2) as f64;
-    let x_min = points().map(|p| p.0).min().unwrap_or(1).max(1) as f64;
+    let all: Vec<(f64, f64)> = runs.iter().flat_map(series).collect();
+    let points = || all.iter();
+    let floor = if by_time { 1e-6 } else { 1.0 };
+    let x_max = points().map(|p| p.0).fold(floor * 2.0, f64::max);
+    let x_min = points().map(|p| p.0).fold(x_max, f64::min).max(floor);
     let y_max = points().map(|p| p.1).fold(f64::MIN_POSITIVE, f64::max);
     let y_min = points().map(|p| p.1).fold(f64::MAX, f64::min).min(y_max);
     let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
@@ -652,23 +757,24 @@ fn write_svg(tree: &Tree, runs: &[Run], path: &str) -> Result<(), String> {
         .map_err(|e| err(&e))?;
     chart
         .configure_mesh()
-        .x_desc("iterations")
+        .x_desc(if by_time { "seconds" } else { "iterations" })
         .y_desc("exploitability")
         .axis_desc_style(("sans-serif", 16))
         .label_style(("sans-serif", 14))
-        .x_label_formatter(&|x| format!("{x:.0}"))
+        .x_label_formatter(&|x| {
+            if by_time {
+                format!("{x:.0e}")
+            } else {
+                format!("{x:.0}")
+            }
+        })
         .y_label_formatter(&|y| format!("{y:.0e}"))
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(|e| err(&e))?;
     for (i, r) in runs.iter().enumerate() {
         let c = COLOURS[i % COLOURS.len()];
-        let pts: Vec<(f64, f64)> = r
-            .curve
-            .iter()
-            .filter(|p| p.1 > 0.0)
-            .map(|&(t, e)| (t as f64, e))
-            .collect();
+        let pts = series(r);
         chart
             .draw_series(LineSeries::new(pts, c.stroke_width(2)))
             .map_err(|e| err(&e))?

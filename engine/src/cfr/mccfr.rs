@@ -976,15 +976,14 @@ impl<G: Extensive> Walk<'_, G> {
             }
             Turn::Chance => {
                 self.game.chance(s, &mut sc.probs);
-                let u = match self.opening {
+                let a = match self.opening {
                     Some(u) => {
                         let (a, rest) = sample_nested(&sc.probs, u);
                         self.opening = Some(rest);
-                        return self.sampled(s, path, Probs::Chance, a, sc);
+                        a
                     }
-                    None => self.rng.next_f64(),
+                    None => sample(&sc.probs, self.rng.next_f64()),
                 };
-                let a = sample(&sc.probs, u);
                 self.sampled(s, path, Probs::Chance, a, sc)
             }
             Turn::Player(q) => {

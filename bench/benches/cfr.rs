@@ -1,11 +1,15 @@
 //! CFR iterations per second: vanilla CFR, CFR+, linear CFR and discounted CFR on Kuhn poker
-//! and Leduc hold'em, one iteration (both players' alternating updates) per measurement, and
+//! and Leduc hold'em, one iteration (both players' alternating updates) per measurement;
+//! external-sampling MCCFR on 1 and 2 threads, 64 batches of 16 iterations per measurement (one
+//! `run` call, as the command makes: each call enters the thread pool once); and
 //! the exploitability computation (two best responses) that a report adds now and then.
 //! Run with `cargo bench -p cutoff-bench --bench cfr`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use cutoff::cfr::best_response::nash_conv;
+use cutoff::cfr::mccfr::{Mccfr, DEFAULT_BATCH};
 use cutoff::cfr::solver::{Solver, Variant};
+use cutoff::cfr::tree::Extensive;
 use cutoff::cfr::tree::Tree;
 use cutoff::games::kuhn::Kuhn;
 use cutoff::games::leduc::Leduc;
@@ -33,6 +37,27 @@ fn iterations(c: &mut Criterion) {
     g.finish();
 }
 
+fn sampled<G: Extensive + Sync + Send + Clone>(c: &mut Criterion, name: &str, game: &G) {
+    let mut g = c.benchmark_group("mccfr_es_iteration");
+    let n = 64 * DEFAULT_BATCH as u64;
+    g.throughput(Throughput::Elements(n));
+    g.measurement_time(Duration::from_secs(3));
+    for threads in [1, 2] {
+        let mut m = Mccfr::new(game.clone(), 1, threads);
+        // Past the first iterations, which meet the information sets for the first time.
+        m.run(20_000);
+        g.bench_function(BenchmarkId::new(format!("{threads}-threads"), name), |b| {
+            b.iter(|| m.run(n))
+        });
+    }
+    g.finish();
+}
+
+fn mccfr(c: &mut Criterion) {
+    sampled(c, "kuhn", &Kuhn);
+    sampled(c, "leduc", &Leduc);
+}
+
 fn exploitability(c: &mut Criterion) {
     let mut g = c.benchmark_group("cfr_nash_conv");
     g.measurement_time(Duration::from_secs(3));
@@ -45,5 +70,5 @@ fn exploitability(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, iterations, exploitability);
+criterion_group!(benches, iterations, mccfr, exploitability);
 criterion_main!(benches);

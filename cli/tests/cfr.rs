@@ -537,3 +537,114 @@ fn a_time_budget_runs_each_algorithm_for_its_seconds() {
         assert!(err.contains(want), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn hand_edited_states_are_refused_or_run_promptly() {
+    let dir = temp("edited");
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let m = path("m.state");
+    json(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "mccfr-es",
+        "--iterations",
+        "32",
+        "--save",
+        &m,
+        "--json",
+    ]);
+    let text = std::fs::read_to_string(&m).unwrap();
+    let (magic, body) = text.split_once('\n').unwrap();
+    let state: Value = serde_json::from_str(body).unwrap();
+    let write = |name: &str, edit: &dyn Fn(&mut Value)| {
+        let mut s = state.clone();
+        edit(&mut s);
+        let p = path(name);
+        std::fs::write(&p, format!("{magic}\n{s}\n")).unwrap();
+        p
+    };
+    let resume = |p: &str, extra: &[&str]| {
+        let mut a = vec!["cfr", "kuhn", "--algo", "mccfr-es", "--resume", p];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let cases: Vec<(String, &str)> = vec![
+        (
+            write("actions.state", &|s| s["infosets"][0]["actions"] = 3.into()),
+            "is not this game's",
+        ),
+        (
+            write("key.state", &|s| s["infosets"][0]["key"] = "Z".into()),
+            "is not this game's",
+        ),
+        (
+            write("batch.state", &|s| s["batch"] = 1_000_000_000_000u64.into()),
+            "batch is not in 1..=65536",
+        ),
+        (
+            write("regret.state", &|s| s["regrets"][0] = 1e308.into()),
+            "",
+        ),
+    ];
+    for (p, want) in &cases[..3] {
+        let args = resume(p, &["--iterations", "64"]);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let err = fails(&args);
+        assert!(err.contains(want), "{p}: {err}");
+    }
+    // A finite regret, however large, is a state like any other.
+    let args = resume(&cases[3].0, &["--iterations", "64", "--json"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    json(&args);
+    // --seed must agree with the saved one.
+    let args = resume(&m, &["--iterations", "64", "--seed", "7"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert!(fails(&args).contains("goes on with its seed 1"));
+    // A state far along, resumed against the clock with a report every iteration: the
+    // report points start past it, not at 1.
+    let far = write("far.state", &|s| {
+        s["iterations"] = 1_000_000_000_000_000u64.into()
+    });
+    let args = resume(&far, &["--seconds", "0.05", "--every", "1", "--json"]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let v = json(&args);
+    assert!(v["iterations"].as_u64().unwrap() > 1_000_000_000_000_000);
+    // A full-width state whose parameters are not those of its label.
+    let f = path("f.state");
+    json(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "cfr",
+        "--iterations",
+        "10",
+        "--save",
+        &f,
+        "--json",
+    ]);
+    let text = std::fs::read_to_string(&f).unwrap();
+    let plus = with_params_line(&text, "params 1 - - 3ff0000000000000");
+    std::fs::write(&f, plus).unwrap();
+    let err = fails(&[
+        "cfr",
+        "kuhn",
+        "--algo",
+        "cfr",
+        "--iterations",
+        "20",
+        "--resume",
+        &f,
+    ]);
+    assert!(err.contains("not those of algorithm cfr"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `text`, a full-width solver's saved state, with its `params` line replaced by `line`.
+fn with_params_line(text: &str, line: &str) -> String {
+    text.lines()
+        .map(|l| if l.starts_with("params ") { line } else { l })
+        .collect::<Vec<_>>()
+        .join("\n")
+        + "\n"
+}

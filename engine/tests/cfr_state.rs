@@ -96,3 +96,37 @@ fn states_that_do_not_fit_are_refused() {
         assert!(!e.to_string().contains('\n'));
     }
 }
+
+#[test]
+fn states_with_impossible_numbers_are_refused() {
+    let tree = Tree::build(&Kuhn).unwrap();
+    let mut s = Solver::new(&tree, Variant::Discounted.params());
+    s.run(50);
+    let good = s.state();
+    assert_eq!(good.check(&tree), Ok(()));
+    let refused = |edit: &dyn Fn(&mut SolverState), what: &str| {
+        let mut bad = good.clone();
+        edit(&mut bad);
+        // Through the text too: the reader keeps every bit, so the check sees the same.
+        let bad = SolverState::from_text(&bad.to_text()).unwrap();
+        match Solver::from_state(&tree, &bad) {
+            Err(StateError::BadValues(why)) => assert!(why.contains(what), "{why}"),
+            Err(e) => panic!("{what}: {e}"),
+            Ok(_) => panic!("{what}: accepted"),
+        }
+    };
+    refused(&|s| s.params.gamma = f64::NAN, "parameter");
+    refused(&|s| s.params.alpha = Some(f64::INFINITY), "parameter");
+    refused(&|s| s.regret[3] = f64::NAN, "regret");
+    refused(&|s| s.avg[2] = -1.0, "average");
+    refused(&|s| s.avg[2] = f64::INFINITY, "average");
+    refused(&|s| s.current[0] = f64::NAN, "not a distribution");
+    refused(&|s| s.current[0] += 0.25, "not a distribution");
+    refused(
+        &|s| {
+            s.current[0] = -0.5;
+            s.current[1] = 1.5;
+        },
+        "not a distribution",
+    );
+}

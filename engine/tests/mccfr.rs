@@ -230,6 +230,30 @@ fn a_state_of_another_game_or_malformed_is_refused() {
         Some(StateError::Baseline)
     );
     let mut bad = s.clone();
+    bad.batch = cutoff::cfr::mccfr::MAX_BATCH + 1;
+    assert_eq!(
+        Mccfr::from_state(Kuhn, bad, 1).err(),
+        Some(StateError::Batch)
+    );
+    for (regret, average) in [(f64::NAN, 0.0), (f64::INFINITY, 0.0), (0.0, -1.0)] {
+        let mut bad = s.clone();
+        bad.regrets[0] = regret;
+        bad.averages[1] = average;
+        assert_eq!(
+            Mccfr::from_state(Kuhn, bad, 1).err(),
+            Some(StateError::Values)
+        );
+    }
+    // The action counts are checked against the game's tree.
+    let tree = Tree::build(&Kuhn).unwrap();
+    assert_eq!(s.matches(&tree), Ok(()));
+    let mut bad = s.clone();
+    bad.infosets[0].actions = 3;
+    assert!(matches!(bad.matches(&tree), Err(StateError::Actions(_))));
+    let mut bad = s.clone();
+    bad.infosets[0].key = "no such set".into();
+    assert!(matches!(bad.matches(&tree), Err(StateError::Actions(_))));
+    let mut bad = s.clone();
     bad.baseline = Some(2.0);
     assert_eq!(
         Mccfr::from_state(Kuhn, bad, 1).err(),

@@ -4,9 +4,9 @@
 //! several algorithms compared on one log-log figure.
 
 use super::CliResult;
-use cutoff::cfr::mccfr::{self, Mccfr, MccfrState};
+use cutoff::cfr::mccfr::{self, Mccfr, MccfrState, MAX_BATCH};
 use cutoff::cfr::state::SolverState;
-use cutoff::cfr::{expected_values, nash_conv, Extensive, Solver, Tree, Variant};
+use cutoff::cfr::{expected_values, exploitability, nash_conv, Extensive, Solver, Tree, Variant};
 use cutoff::games::kuhn::Kuhn;
 use cutoff::games::leduc::Leduc;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -44,9 +44,9 @@ pub struct Args {
     /// Threads (mccfr-es only; the other algorithms are single-threaded).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Seed of mccfr-es's sampling.
-    #[arg(long, value_name = "S", default_value_t = 1)]
-    pub seed: u64,
+    /// Seed of mccfr-es's sampling (default 1; a resumed run goes on with the saved one).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
     /// mccfr-es's iterations per batch (default 16): the results depend on the seed and the
     /// batch, not on --threads; larger batches keep more threads busy.
     #[arg(long, value_name = "N")]
@@ -131,9 +131,7 @@ impl Algo {
         if s == "mccfr-es" {
             return Ok(Algo::ExternalSampling);
         }
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name() == s)
+        cutoff::cfr::state::variant_named(s)
             .map(Algo::Full)
             .ok_or_else(|| {
                 format!(
@@ -242,14 +240,7 @@ pub fn run(args: &Args) -> CliResult {
     if args.every == Some(0) {
         return Err("--every must be at least 1".into());
     }
-    if let (Some(k), Budget::Iterations(n)) = (args.every, budget) {
-        if n / k > MAX_POINTS {
-            return Err(format!(
-                "--every {k} would report {} times; at most {MAX_POINTS} (the curve is kept in memory)",
-                n / k
-            ));
-        }
-    }
+
     if algos.len() > 1 && (args.save.is_some() || args.resume.is_some()) {
         return Err("--save and --resume take a single --algo".into());
     }
@@ -263,9 +254,9 @@ pub fn run(args: &Args) -> CliResult {
             }
         }
         if let Algo::Full(v) = a {
-            if args.batch.is_some() || args.variance.is_some() {
+            if args.seed.is_some() || args.batch.is_some() || args.variance.is_some() {
                 return Err(format!(
-                    "--batch and --variance apply to mccfr-es only, not to {}",
+                    "--seed, --batch and --variance apply to mccfr-es only, not to {}",
                     v.name()
                 ));
             }
@@ -277,17 +268,24 @@ pub fn run(args: &Args) -> CliResult {
         Some(path) => Some(load(path, &tree, &algos[0])?),
         None => None,
     };
-    if let Some(saved) = &resumed {
-        let done = match saved {
-            Saved::Full(s) => s.iterations,
-            Saved::Sampled(s) => s.iterations,
-        };
-        if let Budget::Iterations(n) = budget {
-            if done > n {
-                return Err(format!(
-                    "--iterations {n} is fewer than the {done} iterations of the saved state"
-                ));
-            }
+    let done = match &resumed {
+        Some(Saved::Full(s)) => s.iterations,
+        Some(Saved::Sampled(s)) => s.iterations,
+        None => 0,
+    };
+    if let (Some(k), Budget::Iterations(n)) = (args.every, budget) {
+        let points = (n / k).saturating_sub(done / k);
+        if points > MAX_POINTS {
+            return Err(format!(
+                "--every {k} would report {points} times; at most {MAX_POINTS} (the curve is kept in memory)"
+            ));
+        }
+    }
+    if let Budget::Iterations(n) = budget {
+        if done > n {
+            return Err(format!(
+                "--iterations {n} is fewer than the {done} iterations of the saved state"
+            ));
         }
     }
     let mut runs = Vec::new();
@@ -303,10 +301,7 @@ pub fn run(args: &Args) -> CliResult {
                     Some(Saved::Sampled(s)) => Some(s),
                     _ => None,
                 };
-                (
-                    sampled(&args.game, state, args.seed, threads, sampling)?,
-                    "mccfr-es",
-                )
+                (sampled(&args.game, state, threads, sampling)?, "mccfr-es")
             }
         };
         if args.save.is_some()
@@ -358,20 +353,24 @@ fn algo_name(algo: Algo) -> &'static str {
 fn sampled(
     game: &str,
     state: Option<MccfrState>,
-    seed: u64,
     threads: usize,
     sampling: Sampling,
 ) -> Result<Box<dyn Iterative>, String> {
     fn make<G: Extensive + Sync + Send + 'static>(
         g: G,
         state: Option<MccfrState>,
-        seed: u64,
         threads: usize,
         sampling: Sampling,
     ) -> Result<Box<dyn Iterative>, String> {
         Ok(match state {
             Some(s) => {
                 let m = Mccfr::from_state(g, s, threads).map_err(|e| e.to_string())?;
+                if sampling.seed.is_some_and(|s| s != m.seed()) {
+                    return Err(format!(
+                        "--seed: the saved state goes on with its seed {}",
+                        m.seed()
+                    ));
+                }
                 if sampling.batch.is_some_and(|b| b != m.batch()) {
                     return Err(format!(
                         "--batch: the saved state runs batches of {}, and must go on with them",
@@ -394,7 +393,7 @@ fn sampled(
                     .reduction
                     .unwrap_or((mccfr::DEFAULT_STRATIFIED, mccfr::DEFAULT_BASELINE.is_some()));
                 Box::new(
-                    Mccfr::new(g, seed, threads)
+                    Mccfr::new(g, sampling.seed.unwrap_or(1), threads)
                         .with_batch(sampling.batch.unwrap_or(mccfr::DEFAULT_BATCH))
                         .with_stratified(stratify)
                         .with_baseline(if baseline {
@@ -407,17 +406,15 @@ fn sampled(
         })
     }
     match game {
-        "kuhn" => make(Kuhn, state, seed, threads, sampling),
-        _ => make(Leduc, state, seed, threads, sampling),
+        "kuhn" => make(Kuhn, state, threads, sampling),
+        _ => make(Leduc, state, threads, sampling),
     }
 }
 
-/// The largest `--batch`.
-const MAX_BATCH: usize = 1 << 16;
-
-/// mccfr-es's `--batch` and `--variance`, as given.
+/// mccfr-es's `--seed`, `--batch` and `--variance`, as given.
 #[derive(Clone, Copy, Debug)]
 struct Sampling {
+    seed: Option<u64>,
     batch: Option<usize>,
     /// (stratified deals, learned baselines).
     reduction: Option<(bool, bool)>,
@@ -445,7 +442,11 @@ impl Sampling {
                 ))
             }
         };
-        Ok(Sampling { batch, reduction })
+        Ok(Sampling {
+            seed: args.seed,
+            batch,
+            reduction,
+        })
     }
 }
 
@@ -465,11 +466,21 @@ fn load(path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, String> {
                 tree.name()
             )));
         }
+        state.matches(tree).map_err(|e| fail(&e))?;
         (Saved::Sampled(state), "mccfr-es".to_string())
     } else {
         let state = SolverState::from_text(&text).map_err(|e| fail(&e))?;
         state.check(tree).map_err(|e| fail(&e))?;
-        let algo = state.algo.clone();
+        // The label must name the parameters the solver will run with.
+        let algo = match cutoff::cfr::state::variant_for(state.params) {
+            Some(v) if v.name() == state.algo => state.algo.clone(),
+            _ => {
+                return Err(fail(&format!(
+                    "the saved state's parameters are not those of algorithm {}",
+                    cutoff::game::quote(&state.algo)
+                )))
+            }
+        };
         (Saved::Full(state), algo)
     };
     if algo != asked {
@@ -485,7 +496,7 @@ fn load(path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, String> {
 /// (always included).
 fn checkpoints(from: u64, to: u64, every: Option<u64>, dense: bool, granule: u64) -> Vec<u64> {
     let mut out: Vec<u64> = match every {
-        Some(k) => (1..=to / k).map(|i| i * k).collect(),
+        Some(k) => (from / k + 1..=to / k).map(|i| i * k).collect(),
         None if dense => (0..=200)
             .map(|i| 10f64.powf(f64::from(i) / 10.0).round() as u64)
             .take_while(|&t| t <= to)
@@ -521,7 +532,14 @@ enum Budget {
 /// ten a decade, rounded up to whole granules; without end (the clock ends the run).
 fn timed_checkpoints(from: u64, every: Option<u64>, granule: u64) -> impl Iterator<Item = u64> {
     let mut last = from;
-    (1u64..)
+    // The first index whose point can lie past `from`, so that a resumed run does not count
+    // its way up from 1.
+    let start = match every {
+        Some(k) => from / k + 1,
+        None if from == 0 => 1,
+        None => ((from as f64).log10() * 10.0).floor().max(1.0) as u64,
+    };
+    (start..)
         .map_while(move |i| match every {
             Some(k) => i.checked_mul(k),
             None => {
@@ -611,7 +629,7 @@ fn solve(
             break;
         }
         avg = solver.average(tree);
-        let expl = nash_conv(tree, &avg) / tree.players() as f64;
+        let expl = exploitability(tree, &avg);
         curve.push((point, expl));
         curve_seconds.push(spent.as_secs_f64());
         let line = if several {
@@ -695,14 +713,13 @@ fn text(tree: &Tree, r: &Run) -> String {
     ];
     let mut out = crate::output::aligned(&rows);
     out.push_str("\nstrategy (average; player: information set: action probability ...)");
+    // `strategy` lists the tree's information sets in the tree's order.
     let mut avg = vec![0.0; tree.slots()];
-    for s in &r.strategy {
-        let i = tree.find_infoset(&s.infoset).expect("the tree's own key");
-        let f = tree.infosets()[i].first_slot as usize;
+    for (set, s) in tree.infosets().iter().zip(&r.strategy) {
+        let f = set.first_slot as usize;
         avg[f..f + s.probabilities.len()].copy_from_slice(&s.probabilities);
     }
-    for s in &r.strategy {
-        let i = tree.find_infoset(&s.infoset).expect("the tree's own key");
+    for (i, s) in r.strategy.iter().enumerate() {
         out.push_str(&format!(
             "\n  {}: {}",
             s.player,

@@ -29,7 +29,10 @@
 //! - [`tree`]: the [`Extensive`] trait and the flat [`Tree`];
 //! - [`solver`]: [`Solver`], CFR with alternating updates, and CFR+, linear and discounted
 //!   CFR by its [`Params`];
-//! - [`best_response`](mod@best_response): expected values, best responses, NashConv and exploitability, exact.
+//! - [`best_response`](mod@best_response): expected values, best responses, NashConv and
+//!   exploitability, exact;
+//! - [`state`]: saving and resuming a solver, bit for bit;
+//! - [`mccfr`]: external-sampling Monte Carlo CFR, on the game's own states, in parallel.
 //!
 //! The games: [`crate::games::kuhn`] and [`crate::games::leduc`].
 //!
@@ -57,3 +60,16 @@ pub use best_response::{
 };
 pub use solver::{Params, Solver, Variant};
 pub use tree::{Extensive, Infoset, Tree, TreeError};
+
+/// Writes the distribution proportional to the non-negative `sums` into `out` (of the same
+/// length), or the uniform one when they sum to 0: an average strategy from its sums.
+fn normalise(sums: &[f64], out: &mut [f64]) {
+    let total: f64 = sums.iter().sum();
+    if total > 0.0 {
+        for (o, &x) in out.iter_mut().zip(sums) {
+            *o = x / total;
+        }
+    } else {
+        out.fill(1.0 / out.len() as f64);
+    }
+}

@@ -296,16 +296,7 @@ impl<'t> Solver<'t> {
         for set in self.tree.infosets() {
             let f = set.first_slot as usize;
             let n = set.actions as usize;
-            let a = &self.avg[f..f + n];
-            let sum: f64 = a.iter().sum();
-            let o = &mut out[f..f + n];
-            if sum > 0.0 {
-                for (o, &x) in o.iter_mut().zip(a) {
-                    *o = x / sum;
-                }
-            } else {
-                o.fill(1.0 / n as f64);
-            }
+            super::normalise(&self.avg[f..f + n], &mut out[f..f + n]);
         }
     }
 

@@ -89,6 +89,9 @@ pub enum StateError {
     /// Same game name, but the tree's fingerprint differs (another version of the game, or
     /// a corrupted file).
     WrongTree,
+    /// A number that cannot be: a parameter or sum that is not finite, a negative average
+    /// sum, or a current strategy that is not a distribution at some information set.
+    BadValues(String),
 }
 
 impl fmt::Display for StateError {
@@ -98,6 +101,7 @@ impl fmt::Display for StateError {
             StateError::WrongGame { saved, tree } => {
                 write!(f, "the saved state is of game {saved}, not {tree}")
             }
+            StateError::BadValues(why) => write!(f, "the saved state is corrupted ({why})"),
             StateError::WrongTree => write!(
                 f,
                 "the saved state's tree fingerprint does not match this game's tree"
@@ -129,6 +133,30 @@ impl SolverState {
         let n = tree.slots();
         if self.current.len() != n || self.regret.len() != n || self.avg.len() != n {
             return Err(StateError::WrongTree);
+        }
+        let p = self.params;
+        if !([p.alpha, p.beta].iter().flatten().all(|x| x.is_finite()) && p.gamma.is_finite()) {
+            return Err(StateError::BadValues("a parameter is not finite".into()));
+        }
+        if self.regret.iter().any(|x| !x.is_finite()) {
+            return Err(StateError::BadValues("a regret is not finite".into()));
+        }
+        if self.avg.iter().any(|&x| !(x.is_finite() && x >= 0.0)) {
+            return Err(StateError::BadValues(
+                "an average sum is negative or not finite".into(),
+            ));
+        }
+        for set in tree.infosets() {
+            let f = set.first_slot as usize;
+            let probs = &self.current[f..f + set.actions as usize];
+            let sum: f64 = probs.iter().sum();
+            // Regret matching's own rounding leaves a sum within a few ulps of 1.
+            if probs.iter().any(|&x| !(0.0..=1.0).contains(&x)) || (sum - 1.0).abs() > 1e-9 {
+                return Err(StateError::BadValues(format!(
+                    "the current strategy at {} is not a distribution",
+                    set.key
+                )));
+            }
         }
         Ok(())
     }

@@ -45,9 +45,10 @@ pub const MAX_NODES: usize = u32::MAX as usize - 1;
 
 /// An extensive-form game with imperfect information, as the tree builder sees it.
 ///
-/// Actions and chance outcomes are numbered `0..n` at each node. Only the builder calls
-/// these methods, once per node, so they may allocate freely; the solvers never see the game
-/// again.
+/// Actions and chance outcomes are numbered `0..n` at each node. The full-width solvers
+/// see the game only through the [`Tree`] built from it, once; external-sampling MCCFR
+/// ([`super::mccfr`]) walks the game itself and calls `turn`, `play`, `chance`, `payoffs` and
+/// `infoset_key` at every node of every traversal, so those should not allocate.
 pub trait Extensive {
     /// A history (a node of the game tree): the moves and outcomes so far, or whatever
     /// determines them.

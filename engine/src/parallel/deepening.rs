@@ -5,12 +5,14 @@
 
 use super::{parallel_search, ParallelConfig};
 use crate::game::Game;
+use crate::search::iterative::{deepen, DepthRun};
 use crate::search::{iterative_deepening, Algorithm, Deepening, Limits};
 use crate::tt::TranspositionTable;
 
 /// Iterative deepening from `root` up to `max_depth` plies (`None`: to the end of the game)
-/// on the threads of `pool` within `limits`, sharing `tt`. A root with nothing to search
-/// (already over) is left to the serial version.
+/// on the threads of `pool` within `limits`, sharing `tt`: the serial loop (`deepen`), each
+/// depth one parallel search. A root with nothing to search (already over) is left to the
+/// serial version.
 pub fn parallel_iterative_deepening<G: Game>(
     game: &G,
     root: G::Pos,
@@ -21,17 +23,10 @@ pub fn parallel_iterative_deepening<G: Game>(
     max_depth: Option<usize>,
 ) -> Deepening<G::Move> {
     let full = game.max_plies(&root);
-    let last_depth = max_depth.map_or(full, |d| d.min(full));
-    if last_depth == 0 {
+    if max_depth.map_or(full, |d| d.min(full)) == 0 {
         return iterative_deepening(game, root, tt, limits, max_depth);
     }
-    let mut out = Deepening::empty();
-    for depth in 1..=last_depth {
-        // The node budget covers all depths together.
-        let nodes = limits.nodes.map(|n| n.saturating_sub(out.stats.nodes));
-        if nodes == Some(0) {
-            break;
-        }
+    deepen(full, limits, max_depth, |depth, nodes| {
         let config = ParallelConfig {
             depth: Some(depth),
             want_move: true,
@@ -46,15 +41,13 @@ pub fn parallel_iterative_deepening<G: Game>(
             config,
             Limits { nodes, ..limits },
         );
-        out.stats.add(&r.stats);
-        out.tt.add(&r.tt);
-        if r.stopped {
-            break;
+        DepthRun {
+            value: r.value,
+            best_move: r.best_move,
+            pv: r.pv,
+            stats: r.stats,
+            tt: r.tt,
+            stopped: r.stopped,
         }
-        out.finished(depth, r.value, r.best_move, r.pv, full);
-        if let Some(p) = limits.progress {
-            p.finished_depth(depth);
-        }
-    }
-    out
+    })
 }

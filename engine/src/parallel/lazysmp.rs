@@ -1,8 +1,9 @@
 //! Lazy SMP: every thread searches the whole root with the shared table; below the root their
 //! move orders are jittered so that they drift into different subtrees and fill the table for
-//! one another. The first thread to finish gives the result and stops the rest.
+//! one another. The first thread to finish gives the result and stops the rest. Each thread
+//! runs the one node routine under a [`Task`] policy that never splits.
 
-use super::{tally, worker, Outcome, ParallelConfig, Shared, Tallies};
+use super::{tally, worker, Outcome, ParallelConfig, Shared, SplitChain, Tallies, Task};
 use crate::game::Game;
 use crate::search::{Algorithm, Limits};
 use crate::tt::TranspositionTable;
@@ -26,17 +27,18 @@ pub(super) fn search<G: Game>(
         for t in 0..threads {
             let first = &first;
             scope.spawn(move |_| {
-                let mut w = worker(game, root, tt, shared, limits, config);
+                let mut w = worker(game, root, tt, limits, config);
                 if t > 0 {
-                    w.ordering.config.jitter = crate::rng::GOLDEN.wrapping_mul(t as u64);
+                    w.jitter(crate::rng::GOLDEN.wrapping_mul(t as u64));
                 }
-                let (value, best) = w.run(algo);
+                let task = Task::<G>::new(shared, SplitChain::default(), 0, None);
+                let (value, best) = w.run_with(algo, &task);
                 if !w.stopped() {
                     // Only the first finisher's answer is kept; the others are told to stop.
                     let _ = first.set((value, best, w.pv().to_vec()));
                     shared.stop_all();
                 }
-                tally(per_thread, w.stats.nodes);
+                tally(per_thread, w.nodes());
                 shared.harvest(&mut w);
             });
         }

@@ -2,12 +2,14 @@
 //! ([`Mode::LazySmp`]) and root splitting ([`Mode::Root`]) as baselines, all sharing one
 //! lock-free transposition table and all giving exactly the serial value.
 //!
-//! Every worker task runs in a [`Searcher`] of its own, taken from a lock-free pool and given
-//! back afterwards, so no task allocates in steady state and killer and history tables are
-//! never shared: a task stolen by a thread working at another depth brings its own, indexed
-//! by absolute ply. Split points get an abort flag from a fixed array; a task checks the
-//! flags of every split point above it at every node, so a cutoff anywhere stops everything
-//! below it.
+//! The searches themselves are the serial node routine (`search/pvs.rs`), run with a
+//! [`Task`] policy instead of the serial one: the policy is what makes them parallel. Every
+//! worker task runs in a [`Searcher`] of its own, taken from a lock-free pool and given back
+//! afterwards, so no task allocates in steady state and killer and history tables are never
+//! shared: a task stolen by a thread working at another depth brings its own, indexed by
+//! absolute ply. Split points get an abort flag from a fixed array; a task checks the flags
+//! of every split point above it at every node, so a cutoff anywhere stops everything below
+//! it.
 
 mod deepening;
 mod lazysmp;
@@ -16,11 +18,14 @@ mod ybwc;
 pub use deepening::parallel_iterative_deepening;
 
 use crate::game::{Game, Value};
-use crate::search::{Algorithm, Limits, Searcher, Stats};
+use crate::search::policy::{Policy, Split};
+use crate::search::pvs::{Best, Node};
+use crate::search::{Algorithm, Limits, NoObserver, Searcher, Stats};
 use crate::tt::{TranspositionTable, TtStats};
 use crossbeam::queue::ArrayQueue;
 use crossbeam::utils::CachePadded;
 use serde::Serialize;
+use std::cell::Cell;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -172,19 +177,6 @@ impl Shared {
         }
     }
 
-    /// Hands in the nodes `s` has not reported yet, when a node budget needs them counted
-    /// promptly (a finished task's leftovers would otherwise wait in the pool); a spent budget
-    /// stops every worker.
-    fn report<G: Game>(&self, s: &mut Searcher<'_, G>) {
-        if self.node_limit.is_some() {
-            let fresh = s.stats.nodes - s.reported;
-            s.reported = s.stats.nodes;
-            if self.add_nodes(fresh) {
-                self.stop_all();
-            }
-        }
-    }
-
     /// Stops every worker.
     pub(crate) fn stop_all(&self) {
         self.stop.store(true, Relaxed);
@@ -206,7 +198,7 @@ impl Shared {
     /// Adds a searcher's counters to the totals (once, when the search is over, or when a
     /// searcher is dropped) and resets them.
     fn harvest<G: Game>(&self, s: &mut Searcher<'_, G>) {
-        let st = s.stats;
+        let (st, tt) = s.take_counts();
         for (t, v) in self.totals.iter().zip([
             st.nodes,
             st.leaves,
@@ -219,7 +211,6 @@ impl Shared {
             t.fetch_add(v, Relaxed);
         }
         self.totals[4].fetch_max(st.max_ply as u64, Relaxed);
-        let tt = s.tt_stats;
         for (t, v) in self
             .tt_totals
             .iter()
@@ -227,13 +218,6 @@ impl Shared {
         {
             t.fetch_add(v, Relaxed);
         }
-        self.add_nodes(st.nodes - s.reported);
-        s.publish();
-        s.published = 0;
-        s.stats = Stats::default();
-        s.tt_stats = TtStats::default();
-        s.reported = 0;
-        s.next_check = 0;
     }
 
     fn totals(&self) -> (Stats, TtStats) {
@@ -416,13 +400,12 @@ fn serial<G: Game>(
     }
 }
 
-/// A searcher for a worker: the shared table, the parallel state, the caller's limits but
-/// with the shared stop flag.
+/// A searcher for a worker: the shared table, and the caller's limits but for the node
+/// budget, which the tasks' policies count across all workers.
 fn worker<'g, G: Game>(
     game: &'g G,
     root: G::Pos,
     tt: &'g TranspositionTable,
-    shared: &'g Shared,
     limits: Limits<'g>,
     config: ParallelConfig,
 ) -> Searcher<'g, G> {
@@ -437,11 +420,96 @@ fn worker<'g, G: Game>(
         })
         .weak(config.weak)
         .want_move(config.want_move);
-    s.par = Some(shared);
     // The first poll looks at the shared count at once and spaces the next ones by what a
     // node budget has left (see `Shared::check_every`).
-    s.next_check = 0;
+    s.check_now();
     s
+}
+
+/// The policy of one parallel task: the shared state, the split points above it, and, for
+/// YBWC, how to split (Lazy SMP's tasks never do).
+pub(crate) struct Task<'a, 'g, G: Game> {
+    shared: &'g Shared,
+    /// The split points above this task: it stops when any of them aborts.
+    chain: SplitChain,
+    /// The searcher's node count already handed to the shared count.
+    reported: Cell<u64>,
+    /// YBWC's settings and searcher pool; `None`: this task never splits.
+    ybwc: Option<&'a ybwc::Ctx<'a, 'g, G>>,
+}
+
+impl<'a, 'g, G: Game> Task<'a, 'g, G> {
+    /// A task under `chain`, in a searcher that has counted `nodes` so far.
+    fn new(
+        shared: &'g Shared,
+        chain: SplitChain,
+        nodes: u64,
+        ybwc: Option<&'a ybwc::Ctx<'a, 'g, G>>,
+    ) -> Self {
+        Task {
+            shared,
+            chain,
+            reported: Cell::new(nodes),
+            ybwc,
+        }
+    }
+
+    /// Hands in the nodes not reported yet, when a node budget needs them counted promptly
+    /// (a finished task's leftovers would otherwise wait in the pool); a spent budget stops
+    /// every worker.
+    fn finish(&self, nodes: u64) {
+        if self.shared.node_limit.is_some() {
+            self.report(nodes, false);
+        }
+    }
+}
+
+impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
+    const EVERY_NODE: bool = true;
+
+    #[inline(always)]
+    fn aborted(&self, nodes: u64) -> bool {
+        // The innermost split point every node, the whole chain every 256 nodes: deep chains
+        // would otherwise cost dozens of loads per node.
+        let full = nodes & 255 == 0;
+        self.shared.innermost_aborted(&self.chain) || full && self.shared.aborted(&self.chain)
+    }
+
+    #[inline(always)]
+    fn check_every(&self, every: u64) -> u64 {
+        self.shared.check_every(every)
+    }
+
+    fn report(&self, nodes: u64, stopped: bool) -> bool {
+        let fresh = nodes - self.reported.get();
+        self.reported.set(nodes);
+        if self.shared.add_nodes(fresh) || stopped {
+            self.shared.stop_all();
+            return true;
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn split_after(&self, s: &Searcher<'g, G>, ply: usize, node: &Node) -> Option<usize> {
+        self.ybwc?.split_after(s.horizon() - ply, ply, node)
+    }
+
+    fn split(
+        &self,
+        s: &mut Searcher<'g, G>,
+        ply: usize,
+        first: usize,
+        eldest_nodes: u64,
+        node: &Node,
+        best: &mut Best<G::Move>,
+        alpha: &mut Value,
+    ) -> Split {
+        match self.ybwc {
+            Some(cx) => cx.split(self, s, ply, first, eldest_nodes, node, best, alpha),
+            None => Split::Declined,
+        }
+    }
 }
 
 /// Per-thread node tallies, each on its own cache line so that threads never contend.

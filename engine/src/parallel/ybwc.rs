@@ -1,20 +1,22 @@
-//! Young Brothers Wait on rayon.
+//! Young Brothers Wait on rayon: the split rule and the split itself, as the [`Task`] policy
+//! of the one node routine (`search/pvs.rs`).
 //!
 //! At a node with at least `min_split_depth` plies left, the eldest child is searched first,
 //! alone (it usually sets the bound or cuts off). Only then are the younger brothers searched
 //! in parallel: the move range is halved recursively with `rayon::join`, whose jobs live on
 //! the stack, so splitting allocates nothing and idle threads steal the halves. The brothers
 //! share the node's alpha through an atomic (a brother that raises it narrows the windows of
-//! those that start later) and each is searched PVS-style: null window first, re-searched only
-//! when it beats alpha. A brother that fails high raises its split point's abort flag and every
-//! task below that split point stops at its next node.
+//! those that start later) and each is searched PVS-style ([`Searcher::scout`]): null window
+//! first, re-searched only when it beats alpha. A brother that fails high raises its split
+//! point's abort flag and every task below that split point stops at its next node.
 //!
 //! Root splitting ([`super::Mode::Root`]) is the same machinery with the split made only at
 //! the root, without waiting for the eldest, and serial searches below.
 
-use super::{tally, worker, Outcome, ParallelConfig, Shared, SplitChain, Tallies};
+use super::{tally, worker, Outcome, ParallelConfig, Shared, Tallies, Task};
 use crate::game::{Game, MoveBuffer, Value};
-use crate::search::pvs::Best;
+use crate::search::policy::Split;
+use crate::search::pvs::{Best, Node};
 use crate::search::{Algorithm, Limits, Searcher};
 use crate::tt::TranspositionTable;
 use crossbeam::queue::ArrayQueue;
@@ -75,7 +77,7 @@ pub(super) fn search<G: Game>(
     config: ParallelConfig,
     limits: Limits<'_>,
 ) -> Outcome<G::Move> {
-    let make = || worker(game, root, tt, shared, limits, config);
+    let make = || worker(game, root, tt, limits, config);
     let threads = rayon::current_num_threads();
     let pool = ArrayQueue::new(8 * threads + 8);
     for _ in 0..2 * threads {
@@ -92,21 +94,11 @@ pub(super) fn search<G: Game>(
         root_only: config.mode == super::Mode::Root,
     };
     let mut main = make();
-    let (value, best) = match algo {
-        Algorithm::Solve => main.solve_with(|s, a, b| s.ybwc(0, a, b, &cx)),
-        _ => {
-            let v = main.ybwc(0, -crate::INF, crate::INF, &cx);
-            let mut best = main.pv().first().copied();
-            if best.is_none() && !main.stopped() && config.want_move {
-                // The root was settled without naming a move that provably reaches the value.
-                best = main.root_move(v);
-            }
-            (v, best)
-        }
-    };
+    let task = Task::new(shared, super::SplitChain::default(), 0, Some(&cx));
+    let (value, best) = main.run_with(algo, &task);
     let stopped = main.stopped();
     let line = main.pv().to_vec();
-    tally(per_thread, main.stats.nodes);
+    tally(per_thread, main.nodes());
     shared.harvest(&mut main);
     while let Some(mut w) = pool.pop() {
         shared.harvest(&mut w);
@@ -117,172 +109,109 @@ pub(super) fn search<G: Game>(
     Some((value, best, line))
 }
 
-impl<'g, G: Game> Searcher<'g, G> {
-    /// The YBWC value of the node at `ply` within `(alpha, beta)`, fail-soft.
-    pub(crate) fn ybwc(
-        &mut self,
-        ply: usize,
-        alpha: Value,
-        beta: Value,
-        cx: &Ctx<'_, 'g, G>,
-    ) -> Value {
-        let left = self.horizon - ply;
-        let splits = if cx.root_only {
-            ply == 0
-        } else {
-            left >= cx.min_split_depth
-        };
-        if !splits {
-            return self.pvs(ply, alpha, beta);
+impl<'g, G: Game> Ctx<'_, 'g, G> {
+    /// After how many moves a node with `left` plies to the horizon, at `ply`, splits.
+    #[inline(always)]
+    pub(super) fn split_after(&self, left: usize, ply: usize, node: &Node) -> Option<usize> {
+        if self.root_only {
+            return (ply == 0).then_some(0);
         }
-        let node = match self.prologue(ply, alpha, beta) {
-            Ok(node) => node,
-            Err(v) => return v,
-        };
-        let mut best = Best::none();
-        let mut a = node.alpha;
-        let mut first = 0;
-        let mut big = true;
-        if !cx.root_only {
-            // Young brothers wait: the eldest alone, first (and, when asked, the next few: with
-            // strong ordering a node whose eldest fails to cut off often cuts off on the
-            // second move, and splitting there would search the rest for nothing).
-            let eldest = cx.eldest.clamp(1, node.moves);
-            let before = self.stats.nodes;
-            for i in 0..eldest {
-                let v = self.ybwc_child(ply, i, a, node.beta, cx);
-                if self.stopped {
-                    return 0;
-                }
-                if self.improve(ply, i, v, &mut best, &mut a, node.beta) || i + 1 == node.moves {
-                    self.epilogue(ply, &node, &best);
-                    return best.value;
-                }
-            }
-            big = self.stats.nodes - before >= cx.min_split_nodes;
-            first = eldest;
-        }
-        let split = if big && node.moves - first >= 2 {
-            cx.shared
-                .take_slot()
-                .and_then(|slot| self.chain.with(slot).map(|chain| (slot, chain)))
-        } else {
-            None
-        };
-        match split {
-            Some((slot, chain)) => {
-                let found = self.split(ply, first, node.moves, a, node.beta, chain, slot, cx);
-                cx.shared.release(slot);
-                // Tasks may have stopped early for an abort anywhere above us, not only for a
-                // cutoff among themselves: then their results are partial and this node's
-                // value must not be used (nor stored), so check the whole chain now.
-                if cx.shared.aborted(&self.chain) {
-                    self.stopped = true;
-                }
-                if self.poll_stop() {
-                    return 0;
-                }
-                if let Some((v, i)) = found {
-                    let raises = v > a;
-                    self.improve(ply, i, v, &mut best, &mut a, node.beta);
-                    if raises {
-                        // The brother's line stayed in its own searcher: keep its move.
-                        let mv = self.arena.ply(ply).moves.as_slice()[i];
-                        self.arena.set_single(ply, mv);
-                    }
-                }
-            }
-            None => {
-                for i in first..node.moves {
-                    let v = self.ybwc_child(ply, i, a, node.beta, cx);
-                    if self.stopped {
-                        return 0;
-                    }
-                    if self.improve(ply, i, v, &mut best, &mut a, node.beta) {
-                        break;
-                    }
-                }
-            }
-        }
-        self.epilogue(ply, &node, &best);
-        best.value
+        // Young brothers wait: the eldest alone, first (and, when asked, the next few: with
+        // strong ordering a node whose eldest fails to cut off often cuts off on the second
+        // move, and splitting there would search the rest for nothing).
+        (left >= self.min_split_depth).then(|| self.eldest.clamp(1, node.moves.max(1)))
     }
 
-    /// Move `i` at `ply`, PVS-style, its subtree searched with YBWC.
-    fn ybwc_child(
-        &mut self,
-        ply: usize,
-        i: usize,
-        a: Value,
-        beta: Value,
-        cx: &Ctx<'_, 'g, G>,
-    ) -> Value {
-        self.descend_analysed(ply, i);
-        if i == 0 {
-            return -self.ybwc(ply + 1, -beta, -a, cx);
-        }
-        let probe = -self.ybwc(ply + 1, -a - 1, -a, cx);
-        if probe > a && probe < beta && !self.stopped {
-            -self.ybwc(ply + 1, -beta, -probe, cx)
-        } else {
-            probe
-        }
-    }
-
-    /// Searches moves `first..n` of the node at `ply` in parallel under the split point
-    /// `slot`; returns the best value found and its move index, if any task finished.
+    /// Searches moves `first..node.moves` of the node at `ply` of `s` (a searcher working
+    /// under `task`) in parallel, if the eldest brothers' `eldest_nodes` say the node is
+    /// worth it and a split point is free.
     #[allow(clippy::too_many_arguments)]
-    fn split(
-        &mut self,
+    pub(super) fn split(
+        &self,
+        task: &Task<'_, 'g, G>,
+        s: &mut Searcher<'g, G>,
         ply: usize,
         first: usize,
-        n: usize,
+        eldest_nodes: u64,
+        node: &Node,
+        best: &mut Best<G::Move>,
+        alpha: &mut Value,
+    ) -> Split {
+        let big = self.root_only || eldest_nodes >= self.min_split_nodes;
+        if !big || node.moves - first < 2 {
+            return Split::Declined;
+        }
+        let Some((slot, chain)) = self
+            .shared
+            .take_slot()
+            .and_then(|slot| task.chain.with(slot).map(|chain| (slot, chain)))
+        else {
+            return Split::Declined;
+        };
+        let found = self.brothers(s, ply, first, node, *alpha, chain, slot);
+        self.shared.release(slot);
+        // Tasks may have stopped early for an abort anywhere above us, not only for a cutoff
+        // among themselves: then their results are partial and this node's value must not be
+        // used (nor stored), so check the whole chain now.
+        if self.shared.aborted(&task.chain) {
+            s.stop();
+        }
+        if s.poll_stop(task) {
+            return Split::Stopped;
+        }
+        if let Some((v, i)) = found {
+            s.join_brother(ply, i, v, best, alpha, node.beta);
+        }
+        Split::Done
+    }
+
+    /// Searches moves `first..node.moves` of the node at `ply` of `s` in parallel under the
+    /// split point `slot` (`chain`: the split points down to it); returns the best value found
+    /// and its move index, if any task finished.
+    #[allow(clippy::too_many_arguments)]
+    fn brothers(
+        &self,
+        s: &Searcher<'g, G>,
+        ply: usize,
+        first: usize,
+        node: &Node,
         a: Value,
-        beta: Value,
-        chain: SplitChain,
+        chain: super::SplitChain,
         slot: u16,
-        cx: &Ctx<'_, 'g, G>,
     ) -> Option<(Value, usize)> {
-        let pos = self.arena.ply(ply).pos;
-        let moves = self.arena.ply(ply).moves.clone();
-        let horizon = self.horizon;
+        let pos = s.position(ply);
+        let moves = s.moves(ply).clone();
+        let horizon = s.horizon();
+        let beta = node.beta;
         let alpha = AtomicI32::new(a);
         let best = AtomicU64::new(0);
         let task = |i: usize| {
-            if cx.shared.aborted(&chain) {
+            if self.shared.aborted(&chain) {
                 return;
             }
-            cx.shared.tasks.fetch_add(1, Relaxed);
-            let mut w = cx.pool.pop().unwrap_or_else(|| (cx.make)());
-            w.chain = chain;
-            w.horizon = horizon;
-            w.stopped = false;
-            let child = w.game.play(&pos, moves.as_slice()[i]);
-            w.arena.ply_mut(ply + 1).pos = child;
-            let before = w.stats.nodes;
-            let a0 = alpha.load(Relaxed);
-            let mut v = -w.ybwc(ply + 1, -a0 - 1, -a0, cx);
-            if !w.stopped && v > a0 && v < beta {
-                v = -w.ybwc(ply + 1, -beta, -v, cx);
-            }
-            let finished = !w.stopped;
-            tally(cx.per_thread, w.stats.nodes - before);
-            cx.shared.report(&mut w);
-            w.chain = SplitChain::default();
+            self.shared.tasks.fetch_add(1, Relaxed);
+            let mut w = self.pool.pop().unwrap_or_else(|| (self.make)());
+            w.start_task(ply + 1, w.game().play(&pos, moves.as_slice()[i]), horizon);
+            let before = w.nodes();
+            let policy = Task::new(self.shared, chain, before, Some(self));
+            let v = w.scout(ply + 1, alpha.load(Relaxed), beta, false, &policy);
+            let finished = !w.stopped();
+            tally(self.per_thread, w.nodes() - before);
+            policy.finish(w.nodes());
             // Counters stay in the searcher until the end; one that finds the pool full hands
             // them in now.
-            if let Err(mut w) = cx.pool.push(w) {
-                cx.shared.harvest(&mut w);
+            if let Err(mut w) = self.pool.push(w) {
+                self.shared.harvest(&mut w);
             }
             if finished {
                 alpha.fetch_max(v, Relaxed);
                 best.fetch_max(pack(v, i), Relaxed);
                 if v >= beta {
-                    cx.shared.aborts[slot as usize].store(true, Relaxed);
+                    self.shared.aborts[slot as usize].store(true, Relaxed);
                 }
             }
         };
-        par_range(first, n, &task);
+        par_range(first, node.moves, &task);
         match best.load(Relaxed) {
             0 => None,
             p => Some(unpack(p)),

@@ -65,6 +65,67 @@ impl<M> Deepening<M> {
     }
 }
 
+/// What one depth's search reports to [`deepen`].
+pub(crate) struct DepthRun<M> {
+    /// The root value at that depth.
+    pub value: Value,
+    /// The best root move.
+    pub best_move: Option<M>,
+    /// The principal variation.
+    pub pv: Vec<M>,
+    /// What the depth's search counted.
+    pub stats: Stats,
+    /// Its table counters.
+    pub tt: TtStats,
+    /// True if a limit stopped it: its result is not used.
+    pub stopped: bool,
+}
+
+/// The iterative-deepening loop, serial and parallel alike: `search(depth, nodes)` searches
+/// the root to `depth` plies within a node budget of `nodes` (what is left of `limits.nodes`),
+/// for depths 1, 2, ... up to `max_depth` or the game's end (`full` plies), until a depth is
+/// stopped.
+pub(crate) fn deepen<M>(
+    full: usize,
+    limits: Limits<'_>,
+    max_depth: Option<usize>,
+    mut search: impl FnMut(usize, Option<u64>) -> DepthRun<M>,
+) -> Deepening<M> {
+    let last_depth = max_depth.map_or(full, |d| d.min(full));
+    let mut out = Deepening::empty();
+    if last_depth == 0 {
+        // Nothing to deepen: one search at the root, which is over or at the horizon.
+        let r = search(0, limits.nodes);
+        out.tt.add(&r.tt);
+        out.last = Some(Iteration {
+            depth: 0,
+            value: r.value,
+            best_move: r.best_move,
+            pv: Vec::new(),
+            exact: full == 0,
+        });
+        return out;
+    }
+    for depth in 1..=last_depth {
+        // The node budget covers all depths together.
+        let nodes = limits.nodes.map(|n| n.saturating_sub(out.stats.nodes));
+        if nodes == Some(0) {
+            break;
+        }
+        let r = search(depth, nodes);
+        out.stats.add(&r.stats);
+        out.tt.add(&r.tt);
+        if r.stopped {
+            break;
+        }
+        out.finished(depth, r.value, r.best_move, r.pv, full);
+        if let Some(p) = limits.progress {
+            p.finished_depth(depth);
+        }
+    }
+    out
+}
+
 /// Iterative deepening with PVS from `root` up to `max_depth` plies (`None`: to the end of
 /// the game) within `limits`, sharing `tt`.
 pub fn iterative_deepening<G: Game>(
@@ -79,33 +140,20 @@ pub fn iterative_deepening<G: Game>(
     let mut s = Searcher::new(game, root, Some(last_depth))
         .with_table(tt)
         .with_limits(limits);
-    let mut out = Deepening::empty();
-    for depth in 1..=last_depth {
+    deepen(full, limits, max_depth, |depth, nodes| {
         s.set_horizon(depth);
-        // The node budget covers all iterations together.
-        if let Some(budget) = limits.nodes {
-            s.limits.nodes = Some(budget.saturating_sub(out.stats.nodes));
-        }
+        s.limits.nodes = nodes;
         let (value, best_move) = s.run(Algorithm::Pvs);
-        out.stats.add(&s.stats());
-        if s.stopped() {
-            break;
-        }
-        out.finished(depth, value, best_move, s.pv().to_vec(), full);
-        if let Some(p) = limits.progress {
-            p.finished_depth(depth);
-        }
-    }
-    if last_depth == 0 {
-        let (value, best_move) = s.run(Algorithm::Pvs);
-        out.last = Some(Iteration {
-            depth: 0,
+        let stopped = s.stopped();
+        let pv = s.pv().to_vec();
+        let (stats, tt) = s.take_counts();
+        DepthRun {
             value,
             best_move,
-            pv: Vec::new(),
-            exact: full == 0,
-        });
-    }
-    out.tt = s.tt_stats();
-    out
+            pv,
+            stats,
+            tt,
+            stopped,
+        }
+    })
 }

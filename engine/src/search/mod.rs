@@ -3,11 +3,12 @@
 
 mod ab;
 mod alphabeta;
-mod iterative;
+pub(crate) mod iterative;
 mod minimax;
 mod mtdf;
 mod negamax;
 mod nullwindow;
+pub(crate) mod policy;
 mod progress;
 pub(crate) mod pvs;
 pub mod theory;
@@ -190,36 +191,30 @@ pub struct SearchResult<M> {
 /// Build it once (this allocates), then [`Searcher::run`] as often as wanted without
 /// allocating.
 pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
-    pub(crate) game: &'g G,
-    pub(crate) arena: Arena<G>,
+    game: &'g G,
+    arena: Arena<G>,
     /// Ply at which positions are evaluated instead of expanded.
-    pub(crate) horizon: usize,
-    pub(crate) stats: Stats,
-    pub(crate) obs: O,
+    horizon: usize,
+    stats: Stats,
+    obs: O,
     /// The shared table, for the table-driven searches.
-    pub(crate) tt: Option<&'g TranspositionTable>,
-    pub(crate) tt_stats: TtStats,
-    pub(crate) ordering: MoveOrdering,
-    pub(crate) limits: Limits<'g>,
+    tt: Option<&'g TranspositionTable>,
+    tt_stats: TtStats,
+    ordering: MoveOrdering,
+    limits: Limits<'g>,
     /// Set once a limit is hit: every search unwinds at once and its result is discarded.
-    pub(crate) stopped: bool,
+    stopped: bool,
     /// Node count at which the limits are next checked.
-    pub(crate) next_check: u64,
+    next_check: u64,
     /// Solve only win, draw or loss (the null-window solver bisects -1..=1).
-    pub(crate) weak: bool,
+    weak: bool,
     /// Whether the null-window solver also finds a best move and line (an extra pass).
-    pub(crate) want_move: bool,
+    want_move: bool,
     /// Whether nodes keep their principal variation. The null-window solver turns it off:
     /// its probes fail high or low, and it rebuilds the line itself (`root_move`).
-    pub(crate) track_pv: bool,
-    /// The parallel search this searcher works for, if any.
-    pub(crate) par: Option<&'g crate::parallel::Shared>,
-    /// The split points above this searcher's task: it stops when any of them aborts.
-    pub(crate) chain: crate::parallel::SplitChain,
-    /// Nodes already reported to the parallel search's shared counter.
-    pub(crate) reported: u64,
+    track_pv: bool,
     /// Nodes already published to `limits.progress`.
-    pub(crate) published: u64,
+    published: u64,
 }
 
 /// When a search must stop early. A stopped search's result is thrown away by its caller
@@ -267,9 +262,6 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             weak: false,
             want_move: true,
             track_pv: true,
-            par: None,
-            chain: crate::parallel::SplitChain::default(),
-            reported: 0,
             published: 0,
         }
     }
@@ -366,54 +358,99 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         false
     }
 
-    /// Checks the split points above (every node) and the limits (every few thousand
-    /// nodes); true once the search must unwind.
+    /// Checks the policy's stop condition (every node for a parallel task) and the limits
+    /// (every few thousand nodes); true once the search must unwind.
     #[inline(always)]
-    pub(crate) fn poll_stop(&mut self) -> bool {
-        if self.par.is_none() && self.stats.nodes < self.next_check {
+    pub(crate) fn poll_stop<P: policy::Policy<'g, G, O>>(&mut self, policy: &P) -> bool {
+        if !P::EVERY_NODE && self.stats.nodes < self.next_check {
             // The serial search between two checks: one comparison.
             return self.stopped;
         }
-        self.poll_stop_slow()
+        self.poll_stop_slow(policy)
     }
 
     /// [`Searcher::poll_stop`] beyond its fast path.
     #[inline(never)]
-    fn poll_stop_slow(&mut self) -> bool {
+    fn poll_stop_slow<P: policy::Policy<'g, G, O>>(&mut self, policy: &P) -> bool {
         if self.stopped {
             return true;
         }
-        if let Some(par) = self.par {
-            // The innermost split point every node, the whole chain every 256 nodes: deep
-            // chains would otherwise cost dozens of loads per node.
-            let full = self.stats.nodes & 255 == 0;
-            if par.innermost_aborted(&self.chain) || full && par.aborted(&self.chain) {
-                self.stopped = true;
-                return true;
-            }
+        if policy.aborted(self.stats.nodes) {
+            self.stopped = true;
+            return true;
         }
         if self.stats.nodes >= self.next_check {
-            self.next_check = self.stats.nodes
-                + self
-                    .par
-                    .map_or(CHECK_EVERY, |par| par.check_every(CHECK_EVERY));
+            self.next_check = self.stats.nodes + policy.check_every(CHECK_EVERY);
             if let Some(limit) = self.limits.nodes {
                 // The node budget is hard: the next check falls on it exactly.
                 self.next_check = self.next_check.min(limit.max(self.stats.nodes + 1));
             }
             self.publish();
             self.stopped = self.over_budget();
-            if let Some(par) = self.par {
-                let fresh = self.stats.nodes - self.reported;
-                self.reported = self.stats.nodes;
-                // A limit hit by one worker stops them all.
-                if par.add_nodes(fresh) || self.stopped {
-                    par.stop_all();
-                    self.stopped = true;
-                }
-            }
+            // A limit hit by one worker stops them all.
+            self.stopped = policy.report(self.stats.nodes, self.stopped);
         }
         self.stopped
+    }
+
+    /// Nodes counted since the last [`Searcher::take_counts`] (or the last run).
+    pub(crate) fn nodes(&self) -> u64 {
+        self.stats.nodes
+    }
+
+    /// The depth limit, in plies from the root.
+    pub(crate) fn horizon(&self) -> usize {
+        self.horizon
+    }
+
+    /// The game.
+    pub(crate) fn game(&self) -> &'g G {
+        self.game
+    }
+
+    /// The position at `ply` of the current line.
+    pub(crate) fn position(&self, ply: usize) -> G::Pos {
+        self.arena.ply(ply).pos
+    }
+
+    /// The moves generated (and ordered) at `ply`.
+    pub(crate) fn moves(&self, ply: usize) -> &G::Moves {
+        &self.arena.ply(ply).moves
+    }
+
+    /// Makes the search unwind: its result is not to be used.
+    pub(crate) fn stop(&mut self) {
+        self.stopped = true;
+    }
+
+    /// Prepares this searcher for a parallel task: the subtree of `pos`, placed at `ply` of
+    /// a search whose horizon is `horizon`; no stop left over from an earlier task.
+    pub(crate) fn start_task(&mut self, ply: usize, pos: G::Pos, horizon: usize) {
+        self.horizon = horizon;
+        self.stopped = false;
+        self.arena.ply_mut(ply).pos = pos;
+    }
+
+    /// Makes the next node look at the budgets (a parallel worker's first node looks at the
+    /// shared node count at once).
+    pub(crate) fn check_now(&mut self) {
+        self.next_check = 0;
+    }
+
+    /// Jitters the move order below the root by `seed` (Lazy SMP's helpers).
+    pub(crate) fn jitter(&mut self, seed: u64) {
+        self.ordering.config.jitter = seed;
+    }
+
+    /// Hands over the counters (published to `limits.progress` first) and resets them.
+    pub(crate) fn take_counts(&mut self) -> (Stats, TtStats) {
+        self.publish();
+        self.published = 0;
+        self.next_check = 0;
+        (
+            std::mem::take(&mut self.stats),
+            std::mem::take(&mut self.tt_stats),
+        )
     }
 
     /// Adds the nodes counted since the last call to `limits.progress`, if any.
@@ -427,14 +464,23 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     /// Runs `algo` from the root; returns the root value (side to move) and the best move.
     /// The PV is left in [`Searcher::pv`]. Allocates nothing.
     pub fn run(&mut self, algo: Algorithm) -> (Value, Option<G::Move>) {
+        self.run_with(algo, &policy::Serial)
+    }
+
+    /// [`Searcher::run`] with `Pvs` and `Solve` sharing their work as `policy` says (the
+    /// other algorithms are serial only, and ignore it).
+    pub(crate) fn run_with<P: policy::Policy<'g, G, O>>(
+        &mut self,
+        algo: Algorithm,
+        policy: &P,
+    ) -> (Value, Option<G::Move>) {
         let root = self.arena.ply(0).pos;
         self.arena.reset(root);
         self.stats = Stats::default();
         self.published = 0;
         self.stopped = false;
-        self.next_check = self
-            .par
-            .map_or(CHECK_EVERY, |par| par.check_every(CHECK_EVERY))
+        self.next_check = policy
+            .check_every(CHECK_EVERY)
             .min(self.limits.nodes.unwrap_or(u64::MAX));
         if let Some(tt) = self.tt {
             tt.new_search();
@@ -449,10 +495,10 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             Algorithm::AlphaBetaHard => self.alphabeta(0, -crate::INF, crate::INF, true),
             Algorithm::Veb => self.veb(0, crate::INF),
             Algorithm::Ab => self.ab(0, -crate::INF, crate::INF),
-            Algorithm::Pvs => self.pvs(0, -crate::INF, crate::INF),
+            Algorithm::Pvs => self.node(0, -crate::INF, crate::INF, policy),
             Algorithm::Mtdf => self.mtdf(0),
             Algorithm::Solve => {
-                let r = self.solve();
+                let r = self.solve(policy);
                 self.publish();
                 return r;
             }

@@ -2,21 +2,22 @@
 //! Four solvers do: each probe `pvs(med, med + 1)` says whether the value exceeds `med`, and
 //! the table is reused between probes. Weak solving bisects -1..=1 only: win, draw or loss.
 
+use super::policy::Policy;
 use super::{Observer, Searcher};
 use crate::game::{Game, MoveBuffer, Value};
 
-impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
-    /// Solves the root: its value (the sign only when weak) and a best move.
-    pub(crate) fn solve(&mut self) -> (Value, Option<G::Move>) {
+impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
+    /// Solves the root, each probe's work shared as `policy` says: its value (the sign only
+    /// when weak) and a best move.
+    pub(crate) fn solve<P: Policy<'g, G, O>>(&mut self, policy: &P) -> (Value, Option<G::Move>) {
         let track = std::mem::replace(&mut self.track_pv, false);
-        let result = self.solve_with(|s, alpha, beta| s.pvs(0, alpha, beta));
+        let result = self.bisect(|s, alpha, beta| s.node(0, alpha, beta, policy));
         self.track_pv = track;
         result
     }
 
-    /// The bisection, with `probe(self, alpha, beta)` searching the root (the parallel
-    /// searches bring their own probe).
-    pub(crate) fn solve_with(
+    /// The bisection, with `probe(self, alpha, beta)` searching the root.
+    fn bisect(
         &mut self,
         mut probe: impl FnMut(&mut Self, Value, Value) -> Value,
     ) -> (Value, Option<G::Move>) {

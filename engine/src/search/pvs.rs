@@ -6,10 +6,15 @@
 //! around alpha, re-searched with the full window only when they beat alpha. Fail-soft
 //! throughout, so table entries get the tightest bounds seen.
 //!
-//! A node's work before and after its move loop (leaf and budget checks, game knowledge, table
-//! probe, move generation; table store) lives in [`Searcher::prologue`] and
-//! [`Searcher::epilogue`], which the parallel search shares.
+//! This is the one node routine of the table-driven searches, serial and parallel alike:
+//! [`Searcher::node`] is generic over a [`Policy`], which decides when to stop and whether the
+//! moves after the eldest are searched by other threads (see `policy.rs`). A node's work
+//! before and after its move loop (leaf and budget checks, game knowledge, table probe, move
+//! generation; table store) lives in [`Searcher::prologue`] and [`Searcher::epilogue`], and
+//! the null-window search of a child with its re-search in [`Searcher::scout`], which the
+//! parallel tasks call too.
 
+use super::policy::{Policy, Serial, Split};
 use super::{Observer, Searcher};
 use crate::game::{Game, Knowledge, MoveBuffer, Value, INF, NO_CODE};
 use crate::tt::{Bound, Entry};
@@ -54,17 +59,39 @@ impl<M> Best<M> {
     }
 }
 
-impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
-    /// PVS value of the node at `ply` within `(alpha, beta)`, fail-soft.
+impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
+    /// Serial PVS value of the node at `ply` within `(alpha, beta)`, fail-soft.
     pub(crate) fn pvs(&mut self, ply: usize, alpha: Value, beta: Value) -> Value {
-        let node = match self.prologue(ply, alpha, beta) {
+        self.node(ply, alpha, beta, &Serial)
+    }
+
+    /// The PVS value of the node at `ply` within `(alpha, beta)`, fail-soft, its work shared
+    /// as `policy` says: the node routine.
+    pub(crate) fn node<P: Policy<'g, G, O>>(
+        &mut self,
+        ply: usize,
+        alpha: Value,
+        beta: Value,
+        policy: &P,
+    ) -> Value {
+        let node = match self.prologue(ply, alpha, beta, policy) {
             Ok(node) => node,
             Err(v) => return v,
         };
         let mut best = Best::none();
         let mut a = node.alpha;
+        let split_after = policy.split_after(self, ply, &node);
+        let before = self.stats.nodes;
         for i in 0..node.moves {
-            let v = self.pvs_child(ply, i, a, node.beta);
+            if split_after == Some(i) {
+                let eldest = self.stats.nodes - before;
+                match policy.split(self, ply, i, eldest, &node, &mut best, &mut a) {
+                    Split::Declined => {}
+                    Split::Done => break,
+                    Split::Stopped => return 0,
+                }
+            }
+            let v = self.child(ply, i, a, node.beta, policy);
             if self.stopped {
                 return 0;
             }
@@ -76,26 +103,69 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         best.value
     }
 
-    /// Searches move `i` of the node at `ply` the PVS way: the first with the full window
-    /// `(a, beta)`, the others with a null window first. Returns its value from `ply`'s side.
+    /// Searches move `i` of the node at `ply` (see [`Searcher::scout`]). Returns its value
+    /// from `ply`'s side.
     #[inline(always)]
-    pub(crate) fn pvs_child(&mut self, ply: usize, i: usize, a: Value, beta: Value) -> Value {
+    fn child<P: Policy<'g, G, O>>(
+        &mut self,
+        ply: usize,
+        i: usize,
+        a: Value,
+        beta: Value,
+        policy: &P,
+    ) -> Value {
         self.descend_analysed(ply, i);
-        if i == 0 {
-            return -self.pvs(ply + 1, -beta, -a);
+        self.scout(ply + 1, a, beta, i == 0, policy)
+    }
+
+    /// The value, from its parent's side, of the child already placed at `ply`, searched the
+    /// PVS way under the parent's window `(a, beta)`: the eldest with the full window, a
+    /// younger brother with a null window around `a` first and again with the full window
+    /// only if it beats `a`.
+    #[inline(always)]
+    pub(crate) fn scout<P: Policy<'g, G, O>>(
+        &mut self,
+        ply: usize,
+        a: Value,
+        beta: Value,
+        eldest: bool,
+        policy: &P,
+    ) -> Value {
+        if eldest {
+            return -self.node(ply, -beta, -a, policy);
         }
-        let probe = -self.pvs(ply + 1, -a - 1, -a);
+        let probe = -self.node(ply, -a - 1, -a, policy);
         if probe > a && probe < beta && !self.stopped {
-            -self.pvs(ply + 1, -beta, -probe)
+            -self.node(ply, -beta, -probe, policy)
         } else {
             probe
+        }
+    }
+
+    /// Takes the value `v` of move `i` at `ply`, found by another thread's search of that
+    /// brother, into the node's best and alpha.
+    pub(crate) fn join_brother(
+        &mut self,
+        ply: usize,
+        i: usize,
+        v: Value,
+        best: &mut Best<G::Move>,
+        a: &mut Value,
+        beta: Value,
+    ) {
+        let raises = v > *a;
+        self.improve(ply, i, v, best, a, beta);
+        if raises {
+            // The brother's line stayed in its own searcher: keep its move.
+            let mv = self.arena.ply(ply).moves.as_slice()[i];
+            self.arena.set_single(ply, mv);
         }
     }
 
     /// Takes the value `v` of move `i` at `ply` into the node's best and alpha; on a cutoff
     /// records it and returns true.
     #[inline(always)]
-    pub(crate) fn improve(
+    fn improve(
         &mut self,
         ply: usize,
         i: usize,
@@ -132,17 +202,18 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// and the table, enhanced transposition cutoffs where the game asks for them, then the
     /// moves ordered. `Err(value)` when the node is settled without searching its moves.
     #[inline(always)]
-    pub(crate) fn prologue(
+    fn prologue<P: Policy<'g, G, O>>(
         &mut self,
         ply: usize,
         mut alpha: Value,
         mut beta: Value,
+        policy: &P,
     ) -> Result<Node, Value> {
         // Below the root `analyse` tests for the end of the game (see its contract).
         if let Some(v) = self.enter_with(ply, ply == 0) {
             return Err(v);
         }
-        if self.poll_stop() {
+        if self.poll_stop(policy) {
             return Err(0);
         }
         let nodes_before = self.stats.nodes;
@@ -330,7 +401,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// all failed low names no move here: the move with the best upper bound need not reach
     /// the value, so the caller finds one that provably does.)
     #[inline(always)]
-    pub(crate) fn epilogue(&mut self, ply: usize, node: &Node, best: &Best<G::Move>) {
+    fn epilogue(&mut self, ply: usize, node: &Node, best: &Best<G::Move>) {
         if node.forced {
             self.settle(ply, best.value);
             return;

@@ -1,0 +1,85 @@
+//! How the node routine ([`Searcher::node`]) shares its work: the one place where a serial
+//! and a parallel search differ.
+//!
+//! The node routine (`pvs.rs`) is written once, generic over a [`Policy`]. A policy answers
+//! three questions the routine asks: must the search stop (a budget, or, in parallel, a
+//! brother's cutoff above), may the remaining moves of this node be searched by other
+//! threads (and then searches them), and how often must the shared node count hear from this
+//! thread. [`Serial`] answers "no" to all of them at no cost: its constants fold the checks
+//! away, so the serial search compiles to the plain PVS loop. The parallel policies live in
+//! `crate::parallel`, one small file each.
+
+use super::pvs::{Best, Node};
+use super::{Observer, Searcher};
+use crate::game::{Game, Value};
+
+/// What [`Policy::split`] did with the rest of a node's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Split {
+    /// Nothing: the node routine searches them itself, one after the other.
+    Declined,
+    /// Searched them (the node's best and alpha are updated): the node is done.
+    Done,
+    /// The search must unwind (a budget ran out, or a split point above was aborted).
+    Stopped,
+}
+
+/// How a node's children are searched and when the search stops (see the module comment).
+pub(crate) trait Policy<'g, G: Game, O: Observer<G>> {
+    /// True for a policy whose stop condition can change at any node (a parallel task, which
+    /// a brother's cutoff may abort): the node routine then asks [`Policy::aborted`] at every
+    /// node, not only every few thousand nodes.
+    const EVERY_NODE: bool;
+
+    /// True if the search must stop now, for a reason outside this searcher's own budget.
+    /// `nodes` is the searcher's node count.
+    #[inline(always)]
+    fn aborted(&self, _nodes: u64) -> bool {
+        false
+    }
+
+    /// How many nodes may pass before the next look at the budgets, out of `every`.
+    #[inline(always)]
+    fn check_every(&self, every: u64) -> u64 {
+        every
+    }
+
+    /// Hands in the searcher's node count (`nodes`, cumulative) at a budget check, and
+    /// whether its own limits said stop; true if everyone must stop.
+    #[inline(always)]
+    fn report(&self, _nodes: u64, stopped: bool) -> bool {
+        stopped
+    }
+
+    /// After how many of its moves the node at `ply`, prepared as `node`, may have its other
+    /// moves searched in parallel; `None`: never (the serial loop does them all).
+    #[inline(always)]
+    fn split_after(&self, _s: &Searcher<'g, G, O>, _ply: usize, _node: &Node) -> Option<usize> {
+        None
+    }
+
+    /// Searches moves `first..node.moves` of the node at `ply`, whose first `first` moves
+    /// took `eldest_nodes` nodes, updating `best` and `alpha`; or declines.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn split(
+        &self,
+        _s: &mut Searcher<'g, G, O>,
+        _ply: usize,
+        _first: usize,
+        _eldest_nodes: u64,
+        _node: &Node,
+        _best: &mut Best<G::Move>,
+        _alpha: &mut Value,
+    ) -> Split {
+        Split::Declined
+    }
+}
+
+/// The serial policy: one thread, nothing shared, nothing to ask.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Serial;
+
+impl<'g, G: Game, O: Observer<G>> Policy<'g, G, O> for Serial {
+    const EVERY_NODE: bool = false;
+}

@@ -3,51 +3,74 @@
 #
 #   scripts/scaling.sh [OUT_DIR]
 #
-# Workload: the first $C4_POSITIONS positions of Begin-Hard (Connect Four, exact solving) and
-# $TREES deep uniform random trees (PVS). For each parallel mode (ybwc, lazysmp, root) and each
-# thread count 1, 2, 4, ... up to the machine's cores it measures wall time and nodes, and
-# prints speed-up over the serial solver (1 thread), search overhead (parallel nodes over
-# serial nodes) and nodes per second. Writes OUT_DIR/scaling.json and OUT_DIR/scaling.svg.
+# Workload: the first $C4_POSITIONS positions of Begin-Hard (Connect Four, exact solving),
+# $TREES deep uniform random trees (PVS) and, with EMPTY=1, the empty Connect Four board
+# (`cutoff solve connect4`). For each parallel mode (ybwc, lazysmp, root) and each thread
+# count (1, 2, 4, 8 and 16 by default, whatever the machine's cores: oversubscription is part
+# of what is measured) it measures wall time and nodes, and prints speed-up over the serial
+# solver (1 thread), search overhead (parallel nodes over serial nodes) and nodes per second.
+# Appends each run to OUT_DIR/runs.jsonl, writes the table to OUT_DIR/scaling.json and draws
+# it with `cutoff-bench scaling OUT_DIR/scaling.json --svg OUT_DIR/scaling.svg`.
 #
 # Environment: CUTOFF (binary, default target/release/cutoff, built if missing),
+# CUTOFF_BENCH (default target/release/cutoff-bench, built if missing),
 # C4_SET (default positions/connect4/begin-hard.txt), C4_POSITIONS (default 10),
-# TREES (default 3), MAX_THREADS (default: all cores), TT_MB (default 64).
+# TREES (default 3), THREADS (thread counts, default "1 2 4 8 16"),
+# EMPTY (1 to time the empty board too, default 0; it takes
+# long), MODES (default "ybwc lazysmp root"), TT_MB (default 64). One thread is measured
+# once, as the serial solver, and is every mode's baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-scaling-out}
 mkdir -p "$out"
 bin=${CUTOFF:-target/release/cutoff}
 if [ ! -x "$bin" ]; then cargo build --release -p cutoff-cli; fi
+# The figure's drawer, built before the minutes of measuring rather than after.
+bench=${CUTOFF_BENCH:-target/release/cutoff-bench}
+if [ ! -x "$bench" ]; then cargo build --release -p cutoff-bench; fi
 set_file=${C4_SET:-positions/connect4/begin-hard.txt}
 npos=${C4_POSITIONS:-10}
 ntrees=${TREES:-3}
-cores=${MAX_THREADS:-$(nproc)}
 tt=${TT_MB:-64}
-
-threads=()
-t=1
-while [ "$t" -le "$cores" ]; do threads+=("$t"); t=$((t * 2)); done
-[ "${threads[-1]}" -ne "$cores" ] && threads+=("$cores")
+empty=${EMPTY:-0}
+modes=${MODES:-ybwc lazysmp root}
+read -r -a threads <<< "${THREADS:-1 2 4 8 16}"
+[ "${#threads[@]}" -gt 0 ] || { echo "THREADS is empty" >&2; exit 2; }
 
 runs="$out/runs.jsonl"
 : > "$runs"
-for mode in ybwc lazysmp root; do
-  for t in "${threads[@]}"; do
-    # Connect Four: one suite run over the positions (the table is fresh for each run).
+# One measurement: every workload with `$2` threads in mode `$1` ("serial": one thread).
+measure() {
+  local mode=$1 t=$2 par=$1 s e j
+  [ "$mode" = serial ] && par=ybwc
+  # Connect Four: one suite run over the positions (the table is fresh for each run).
+  s=$EPOCHREALTIME
+  j=$("$bin" suite "$set_file" --limit "$npos" --threads "$t" --parallel "$par" --tt-mb "$tt" --json)
+  e=$EPOCHREALTIME
+  echo "{\"workload\":\"connect4\",\"mode\":\"$mode\",\"threads\":$t,\"seconds\":$(awk "BEGIN{print $e - $s}"),\"run\":$j}" >> "$runs"
+  # Random trees, when this build knows them.
+  if [ "$ntrees" -gt 0 ] && "$bin" solve random --branching 2 --depth 2 --json >/dev/null 2>&1; then
+    for seed in $(seq 1 "$ntrees"); do
+      s=$EPOCHREALTIME
+      j=$("$bin" solve random --branching 8 --depth 11 --seed "$seed" --order random --algo pvs \
+            --threads "$t" --parallel "$par" --tt-mb "$tt" --json)
+      e=$EPOCHREALTIME
+      echo "{\"workload\":\"random-tree-$seed\",\"mode\":\"$mode\",\"threads\":$t,\"seconds\":$(awk "BEGIN{print $e - $s}"),\"run\":$j}" >> "$runs"
+    done
+  fi
+  # The empty board, when asked for.
+  if [ "$empty" = 1 ]; then
     s=$EPOCHREALTIME
-    j=$("$bin" suite "$set_file" --limit "$npos" --threads "$t" --parallel "$mode" --tt-mb "$tt" --json)
+    j=$("$bin" solve connect4 --threads "$t" --parallel "$par" --tt-mb "$tt" --json)
     e=$EPOCHREALTIME
-    echo "{\"workload\":\"connect4\",\"mode\":\"$mode\",\"threads\":$t,\"seconds\":$(awk "BEGIN{print $e - $s}"),\"run\":$j}" >> "$runs"
-    # Random trees, when this build knows them.
-    if [ "$ntrees" -gt 0 ] && "$bin" solve random --branching 2 --depth 2 --json >/dev/null 2>&1; then
-      for seed in $(seq 1 "$ntrees"); do
-        s=$EPOCHREALTIME
-        j=$("$bin" solve random --branching 8 --depth 11 --seed "$seed" --order random --algo pvs \
-              --threads "$t" --parallel "$mode" --tt-mb "$tt" --json)
-        e=$EPOCHREALTIME
-        echo "{\"workload\":\"random-tree-$seed\",\"mode\":\"$mode\",\"threads\":$t,\"seconds\":$(awk "BEGIN{print $e - $s}"),\"run\":$j}" >> "$runs"
-      done
-    fi
+    echo "{\"workload\":\"empty\",\"mode\":\"$mode\",\"threads\":$t,\"seconds\":$(awk "BEGIN{print $e - $s}"),\"run\":$j}" >> "$runs"
+  fi
+}
+# One thread is the serial solver whatever the mode: measured once, the baseline of all.
+measure serial 1
+for mode in $modes; do
+  for t in "${threads[@]}"; do
+    [ "$t" = 1 ] || measure "$mode" "$t"
   done
 done
 
@@ -62,13 +85,18 @@ def nodes(r):
 # Sum each (mode, threads) over the workloads of its family.
 agg = defaultdict(lambda: [0.0, 0])
 for r in runs:
-    fam = "connect4" if r["workload"] == "connect4" else "random-trees"
+    fam = r["workload"] if r["workload"] in ("connect4", "empty") else "random-trees"
     a = agg[(fam, r["mode"], r["threads"])]
     a[0] += r["seconds"]; a[1] += nodes(r)
 rows = []
+# Each mode's line starts from the serial run: one thread is the serial solver in every mode.
+for (fam, mode, t), v in list(agg.items()):
+    if mode == "serial":
+        for m in {k[1] for k in agg if k[1] != "serial"}:
+            agg[(fam, m, 1)] = v
 for (fam, mode, t), (sec, n) in sorted(agg.items()):
-    base = agg.get((fam, mode, 1))
-    if not base:
+    base = agg.get((fam, "serial", 1))
+    if not base or mode == "serial":
         continue
     rows.append(dict(workload=fam, mode=mode, threads=t, seconds=round(sec, 3), nodes=n,
                      speedup=round(base[0] / sec, 2), overhead=round(n / base[1], 3),
@@ -77,34 +105,7 @@ print(f"{'workload':<13} {'mode':<8} {'threads':>7} {'time s':>9} {'speed-up':>9
 for r in rows:
     print(f"{r['workload']:<13} {r['mode']:<8} {r['threads']:>7} {r['seconds']:>9.2f} {r['speedup']:>9.2f} {r['overhead']:>9.2f} {r['mnps']:>10.2f}")
 json.dump(rows, open(f"{out}/scaling.json", "w"), indent=1)
-# SVG: speed-up against threads, one line per (workload, mode), with the ideal diagonal.
-W, H, L, B = 640, 420, 60, 50
-tmax = max(r["threads"] for r in rows)
-smax = max(max(r["speedup"] for r in rows), tmax)
-x = lambda t: L + (W - L - 20) * (t - 1) / max(tmax - 1, 1)
-y = lambda s: H - B - (H - B - 20) * s / smax
-colors = {"ybwc": "#d62728", "lazysmp": "#1f77b4", "root": "#2ca02c"}
-svg = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
-       f'<rect width="{W}" height="{H}" fill="white"/>',
-       f'<line x1="{L}" y1="{H-B}" x2="{W-20}" y2="{H-B}" stroke="black"/>',
-       f'<line x1="{L}" y1="{H-B}" x2="{L}" y2="20" stroke="black"/>',
-       f'<text x="{W/2}" y="{H-10}" text-anchor="middle">threads</text>',
-       f'<text x="15" y="{H/2}" transform="rotate(-90 15 {H/2})" text-anchor="middle">speed-up over 1 thread</text>',
-       f'<line x1="{x(1)}" y1="{y(1)}" x2="{x(tmax)}" y2="{y(tmax)}" stroke="#999" stroke-dasharray="4"/>']
-for t in sorted({r["threads"] for r in rows}):
-    svg.append(f'<text x="{x(t)}" y="{H-B+16}" text-anchor="middle">{t}</text>')
-legend = 0
-for fam in sorted({r["workload"] for r in rows}):
-    for mode in ("ybwc", "lazysmp", "root"):
-        pts = [(r["threads"], r["speedup"]) for r in rows if r["workload"] == fam and r["mode"] == mode]
-        if not pts:
-            continue
-        dash = '' if fam == "connect4" else ' stroke-dasharray="6 3"'
-        svg.append(f'<polyline fill="none" stroke="{colors[mode]}" stroke-width="2"{dash} points="' +
-                   " ".join(f"{x(t):.1f},{y(s):.1f}" for t, s in pts) + '"/>')
-        svg.append(f'<text x="{L+10}" y="{30+14*legend}" fill="{colors[mode]}">{fam} {mode}</text>')
-        legend += 1
-svg.append("</svg>")
-open(f"{out}/scaling.svg", "w").write("\n".join(svg))
-print(f"wrote {out}/scaling.json and {out}/scaling.svg")
+print(f"wrote {out}/scaling.json")
 PY
+
+"$bench" scaling "$out/scaling.json" --svg "$out/scaling.svg"

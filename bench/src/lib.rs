@@ -6,6 +6,7 @@
 //!   comparison on real games; [`plot`]: the figure.
 //! - [`workload`]: the named suites of `cutoff-bench run`; [`record`]: the JSON a run writes;
 //!   [`compare`]: two runs side by side; [`build_info`]: the build a run measured.
+//! - [`scaling`]: the thread-scaling figure of `scripts/scaling.sh`.
 //! - [`measure`], [`positions`], [`table`]: one timed search, the fixed positions, text tables.
 
 #![deny(missing_docs)]
@@ -18,6 +19,7 @@ pub mod measure;
 pub mod plot;
 pub mod positions;
 pub mod record;
+pub mod scaling;
 pub mod sweep;
 pub mod table;
 pub mod theory;

@@ -1,5 +1,5 @@
 //! The `cutoff-bench` command: the sweep over random trees and real games, regression runs of
-//! named suites, and the comparison of two runs.
+//! named suites, the comparison of two runs, and the thread-scaling figure.
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
@@ -12,6 +12,7 @@ use cutoff_bench::compare::{compare, render, Options};
 use cutoff_bench::games::{games_table, run_games};
 use cutoff_bench::plot::{write_svg, Count};
 use cutoff_bench::record::RunFile;
+use cutoff_bench::scaling::{load_scaling, write_scaling_svg};
 use cutoff_bench::sweep::{run_sweep, Grid};
 use cutoff_bench::workload::{run_suite, suite};
 use indicatif::{ProgressBar, ProgressFinish, ProgressStyle};
@@ -43,6 +44,19 @@ enum Command {
     /// trees (best-first, random and worst-first order) and two-player Pig, with the share
     /// Star1 and Star2 save, beside Ballard's figures; a markdown table and a figure.
     Chance(ChanceArgs),
+    /// Draw speed-up over one thread against threads from the scaling.json that
+    /// scripts/scaling.sh writes, as SVG.
+    Scaling(ScalingArgs),
+}
+
+#[derive(clap::Args)]
+struct ScalingArgs {
+    /// The scaling table: a JSON array of rows (workload, mode, threads, seconds, nodes,
+    /// speedup, overhead, mnps).
+    file: String,
+    /// Write the figure as SVG to this file.
+    #[arg(long, required = true)]
+    svg: String,
 }
 
 #[derive(clap::Args)]
@@ -378,6 +392,18 @@ fn compare_cmd(a: &CompareArgs) -> Result<ExitCode, String> {
     })
 }
 
+fn scaling_cmd(a: &ScalingArgs) -> Result<ExitCode, String> {
+    let rows = load_scaling(&a.file)?;
+    write_scaling_svg(&rows, &a.svg)?;
+    say(&format!(
+        "drew {} rows of {} into {}\n",
+        rows.len(),
+        a.file,
+        a.svg
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
 fn merge_cmd(a: &MergeArgs) -> Result<ExitCode, String> {
     let runs = a
         .runs
@@ -418,6 +444,7 @@ fn main() -> ExitCode {
         Command::Compare(a) => compare_cmd(a),
         Command::Merge(a) => merge_cmd(a),
         Command::Chance(a) => chance_cmd(a),
+        Command::Scaling(a) => scaling_cmd(a),
     };
     match outcome {
         Ok(code) => code,

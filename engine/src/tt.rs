@@ -214,10 +214,10 @@ fn merge(old: &Entry, new: &Entry) -> Entry {
     let (lower, upper) = match (old.bound, new.bound) {
         (Bound::Lower, Bound::Upper) => (old, new),
         (Bound::Upper, Bound::Lower) => (new, old),
-        _ => return *new,
+        _ => return keep_move(old, new),
     };
     if lower.value != upper.value {
-        return *new;
+        return keep_move(old, new);
     }
     Entry {
         value: new.value,
@@ -229,6 +229,15 @@ fn merge(old: &Entry, new: &Entry) -> Entry {
         },
         depth: old.depth.min(new.depth),
         work: old.work.max(new.work),
+    }
+}
+
+/// `new`, with `old`'s move if `new` brings none.
+#[inline]
+fn keep_move(old: &Entry, new: &Entry) -> Entry {
+    Entry {
+        mv: if new.mv == NO_MOVE { old.mv } else { new.mv },
+        ..*new
     }
 }
 
@@ -955,13 +964,13 @@ mod tests {
         tt.store(8, entry(-4, Bound::Lower, 2, 9), &mut s);
         let e = tt.probe(8, &mut s).unwrap();
         assert_eq!((e.value, e.bound, e.mv, e.depth), (-4, Bound::Exact, 2, 6));
-        // Different values: the new bound replaces the old one.
+        // Different values: the new bound replaces the old one, keeping the old move when
+        // it brings none (a Lazy SMP helper's stores).
         tt.store(9, entry(5, Bound::Lower, 3, 12), &mut s);
         tt.store(9, entry(4, Bound::Upper, NO_MOVE, 8), &mut s);
-        assert_eq!(
-            tt.probe(9, &mut s),
-            Some(entry(4, Bound::Upper, NO_MOVE, 8))
-        );
+        assert_eq!(tt.probe(9, &mut s), Some(entry(4, Bound::Upper, 3, 8)));
+        tt.store(9, entry(4, Bound::Upper, 5, 8), &mut s);
+        assert_eq!(tt.probe(9, &mut s), Some(entry(4, Bound::Upper, 5, 8)));
         // The same bound twice: replaced, not merged.
         tt.store(10, entry(5, Bound::Lower, 3, 12), &mut s);
         tt.store(10, entry(5, Bound::Lower, 1, 8), &mut s);

@@ -31,7 +31,11 @@ pub(super) fn search<G: Game>(
                 if t > 0 {
                     w.jitter(crate::rng::GOLDEN.wrapping_mul(t as u64));
                 }
-                let task = Task::<G>::new(shared, SplitChain::default(), 0, None);
+                let task = if t > 0 {
+                    Task::<G>::helper(shared)
+                } else {
+                    Task::new(shared, SplitChain::default(), 0, None)
+                };
                 let (value, best) = w.run_with(algo, &task);
                 if !w.stopped() {
                     // Only the first finisher's answer is kept; the others are told to stop.

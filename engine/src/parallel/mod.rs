@@ -436,6 +436,8 @@ pub(crate) struct Task<'a, 'g, G: Game> {
     reported: Cell<u64>,
     /// YBWC's settings and searcher pool; `None`: this task never splits.
     ybwc: Option<&'a ybwc::Ctx<'a, 'g, G>>,
+    /// A Lazy SMP helper: its best moves stay out of the table.
+    helper: bool,
 }
 
 impl<'a, 'g, G: Game> Task<'a, 'g, G> {
@@ -451,6 +453,15 @@ impl<'a, 'g, G: Game> Task<'a, 'g, G> {
             chain,
             reported: Cell::new(nodes),
             ybwc,
+            helper: false,
+        }
+    }
+
+    /// A Lazy SMP helper's policy (see [`Policy::stores_moves`]).
+    fn helper(shared: &'g Shared) -> Self {
+        Task {
+            helper: true,
+            ..Task::new(shared, SplitChain::default(), 0, None)
         }
     }
 
@@ -488,6 +499,11 @@ impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
             return true;
         }
         false
+    }
+
+    #[inline(always)]
+    fn stores_moves(&self) -> bool {
+        !self.helper
     }
 
     #[inline(always)]

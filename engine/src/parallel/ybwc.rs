@@ -20,13 +20,18 @@ use crate::search::pvs::{Best, Node};
 use crate::search::{Algorithm, Limits, Searcher};
 use crate::tt::TranspositionTable;
 use crossbeam::queue::ArrayQueue;
+use crossbeam::utils::CachePadded;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
 
 /// What every task of one parallel search needs.
 pub(crate) struct Ctx<'a, 'g, G: Game> {
     pub shared: &'g Shared,
-    /// Idle searchers, reused by the tasks.
-    pub pool: &'a ArrayQueue<Searcher<'g, G>>,
+    /// Idle searchers, reused by the tasks: one pool per thread of the rayon pool, so that a
+    /// thread keeps getting back the searchers whose killers and history it trained (a task
+    /// stolen by another thread takes that thread's), then a shared overflow pool.
+    pub pools: &'a [CachePadded<ArrayQueue<Searcher<'g, G>>>],
+    /// Where searchers go when their thread's pool is full, and come from when it is empty.
+    pub overflow: &'a ArrayQueue<Searcher<'g, G>>,
     /// Makes a searcher when the pool is empty (rare: only while more tasks are open than
     /// were pooled up front).
     pub make: &'a (dyn Fn() -> Searcher<'g, G> + Sync),
@@ -39,15 +44,34 @@ pub(crate) struct Ctx<'a, 'g, G: Game> {
     pub root_only: bool,
 }
 
-/// Runs `f(i)` for every `i` in `lo..hi`, in parallel by recursive halving.
-fn par_range(lo: usize, hi: usize, f: &(dyn Fn(usize) + Sync)) {
-    match hi - lo {
-        0 => {}
-        1 => f(lo),
-        n => {
-            let mid = lo + n / 2;
-            rayon::join(|| par_range(lo, mid, f), || par_range(mid, hi, f));
+/// Runs `f(i)` for every `i` in `lo..hi`, in order of `i` as far as threads allow: `workers`
+/// jobs, forked by recursive `rayon::join` (jobs on the stack: nothing allocated), each
+/// claiming the next index from a shared counter until none is left. A job no idle thread
+/// steals finds the indices already claimed by the ones before it and returns at once.
+///
+/// In order, not halved: with the moves best first, the brother most likely to cut the node
+/// off is searched first, by whichever thread is free. Halving the range sent the second
+/// thread to the middle of the list, the moves least likely to matter, and a cutoff found
+/// there by the first thread came after all that work (see the README's figures).
+fn par_claim(lo: usize, hi: usize, workers: usize, f: &(dyn Fn(usize) + Sync)) {
+    let next = std::sync::atomic::AtomicUsize::new(lo);
+    let job = || loop {
+        let i = next.fetch_add(1, Relaxed);
+        if i >= hi {
+            break;
         }
+        f(i);
+    };
+    fork(workers.clamp(1, hi.saturating_sub(lo).max(1)), &job);
+}
+
+/// Runs `job` as `n` jobs forked by recursive `rayon::join`.
+fn fork(n: usize, job: &(dyn Fn() + Sync)) {
+    if n <= 1 {
+        job();
+    } else {
+        let half = n / 2;
+        rayon::join(|| fork(half, job), || fork(n - half, job));
     }
 }
 
@@ -79,13 +103,22 @@ pub(super) fn search<G: Game>(
 ) -> Outcome<G::Move> {
     let make = || worker(game, root, tt, limits, config);
     let threads = rayon::current_num_threads();
-    let pool = ArrayQueue::new(8 * threads + 8);
-    for _ in 0..2 * threads {
-        let _ = pool.push(make());
-    }
+    // Two searchers a thread up front: a thread runs one task, and one more while it waits
+    // for a stolen half in `rayon::join`; deeper nesting is rarer and draws on the overflow.
+    let pools: Vec<CachePadded<ArrayQueue<Searcher<'_, G>>>> = (0..threads)
+        .map(|_| {
+            let q = ArrayQueue::new(8);
+            for _ in 0..2 {
+                let _ = q.push(make());
+            }
+            CachePadded::new(q)
+        })
+        .collect();
+    let overflow = ArrayQueue::new(8 * threads + 8);
     let cx = Ctx {
         shared,
-        pool: &pool,
+        pools: &pools,
+        overflow: &overflow,
         make: &make,
         per_thread,
         min_split_depth: config.min_split_depth.max(1),
@@ -100,8 +133,10 @@ pub(super) fn search<G: Game>(
     let line = main.pv().to_vec();
     tally(per_thread, main.nodes());
     shared.harvest(&mut main);
-    while let Some(mut w) = pool.pop() {
-        shared.harvest(&mut w);
+    for q in pools.iter().map(|q| &**q).chain([&overflow]) {
+        while let Some(mut w) = q.pop() {
+            shared.harvest(&mut w);
+        }
     }
     if stopped {
         return None;
@@ -137,7 +172,12 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         best: &mut Best<G::Move>,
         alpha: &mut Value,
     ) -> Split {
-        let big = self.root_only || eldest_nodes >= self.min_split_nodes;
+        // Big enough to split: the eldest took many nodes, or the table remembers the whole
+        // node taking sixteen times that (the eldest can be cheap, a table hit, with the work
+        // in its brothers).
+        let big = self.root_only
+            || eldest_nodes >= self.min_split_nodes
+            || u32::from(node.work) >= self.min_split_nodes.max(1).ilog2() + 4;
         if !big || node.moves - first < 2 {
             return Split::Declined;
         }
@@ -190,7 +230,11 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
                 return;
             }
             self.shared.tasks.fetch_add(1, Relaxed);
-            let mut w = self.pool.pop().unwrap_or_else(|| (self.make)());
+            let own = rayon::current_thread_index().and_then(|t| self.pools.get(t));
+            let mut w = own
+                .and_then(|q| q.pop())
+                .or_else(|| self.overflow.pop())
+                .unwrap_or_else(|| (self.make)());
             w.start_task(ply + 1, w.game().play(&pos, moves.as_slice()[i]), horizon);
             let before = w.nodes();
             let policy = Task::new(self.shared, chain, before, Some(self));
@@ -198,10 +242,16 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
             let finished = !w.stopped();
             tally(self.per_thread, w.nodes() - before);
             policy.finish(w.nodes());
-            // Counters stay in the searcher until the end; one that finds the pool full hands
+            // Counters stay in the searcher until the end; one that finds the pools full hands
             // them in now.
-            if let Err(mut w) = self.pool.push(w) {
-                self.shared.harvest(&mut w);
+            let w = match own {
+                Some(q) => q.push(w).err(),
+                None => Some(w),
+            };
+            if let Some(w) = w {
+                if let Err(mut w) = self.overflow.push(w) {
+                    self.shared.harvest(&mut w);
+                }
             }
             if finished {
                 alpha.fetch_max(v, Relaxed);
@@ -211,7 +261,7 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
                 }
             }
         };
-        par_range(first, node.moves, &task);
+        par_claim(first, node.moves, rayon::current_num_threads(), &task);
         match best.load(Relaxed) {
             0 => None,
             p => Some(unpack(p)),

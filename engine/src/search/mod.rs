@@ -362,8 +362,12 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     /// (every few thousand nodes); true once the search must unwind.
     #[inline(always)]
     pub(crate) fn poll_stop<P: policy::Policy<'g, G, O>>(&mut self, policy: &P) -> bool {
-        if !P::EVERY_NODE && self.stats.nodes < self.next_check {
-            // The serial search between two checks: one comparison.
+        if self.stats.nodes < self.next_check {
+            // Between two checks of the budgets: one comparison for the serial search, and a
+            // parallel task's look at the split points above it.
+            if P::EVERY_NODE && !self.stopped && policy.aborted(self.stats.nodes) {
+                self.stopped = true;
+            }
             return self.stopped;
         }
         self.poll_stop_slow(policy)

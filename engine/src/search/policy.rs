@@ -51,6 +51,14 @@ pub(crate) trait Policy<'g, G: Game, O: Observer<G>> {
         stopped
     }
 
+    /// Whether the nodes' best moves go into the table with their bounds. Lazy SMP's helpers
+    /// search in a jittered order and keep theirs out, so as not to reorder the main
+    /// thread's search; the table keeps a key's move when a store brings none.
+    #[inline(always)]
+    fn stores_moves(&self) -> bool {
+        true
+    }
+
     /// After how many of its moves the node at `ply`, prepared as `node`, may have its other
     /// moves searched in parallel; `None`: never (the serial loop does them all).
     #[inline(always)]

@@ -39,6 +39,9 @@ pub(crate) struct Node {
     pub mirrored: bool,
     /// A forced move passed through statically: nothing is stored.
     pub forced: bool,
+    /// log2 of the nodes an earlier search of this node took, from its table entry (0
+    /// without one): the parallel search's estimate of the work under it.
+    pub work: u8,
 }
 
 /// The best move found by a node's loop.
@@ -99,7 +102,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 break;
             }
         }
-        self.epilogue(ply, &node, &best);
+        self.epilogue(ply, &node, &best, policy);
         best.value
     }
 
@@ -240,7 +243,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let moves = self.arena.ply(ply).moves.len();
         let left = self.horizon - ply;
         let depth = self.table_depth(left, &pos);
-        let node = |alpha, beta, forced| Node {
+        let node = |alpha, beta, forced, work| Node {
             alpha,
             beta,
             key,
@@ -249,12 +252,13 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             nodes_before,
             mirrored,
             forced,
+            work,
         };
         if moves == 1 && self.game.forced_lines_static() {
             // A forced move: passed through without a node, a probe or a store of its own.
             self.stats.nodes -= 1;
             self.stats.forced += 1;
-            return Ok(node(alpha, beta, true));
+            return Ok(node(alpha, beta, true, 0));
         }
 
         // The per-move half of the game's analysis, for a node with a choice of moves.
@@ -271,8 +275,10 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             }
         }
         let mut table_move = NO_CODE;
+        let mut work = 0;
         if let Some(tt) = tt {
             if let Some(e) = tt.probe(key, &mut self.tt_stats) {
+                work = e.work;
                 table_move = if mirrored && e.mv != NO_CODE {
                     self.game.mirror_code(e.mv)
                 } else {
@@ -313,7 +319,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 tt.prefetch(self.game.table_key(&self.game.play(&p.pos, mv)).0);
             }
         }
-        Ok(node(alpha, beta, false))
+        Ok(node(alpha, beta, false, work))
     }
 
     /// Settles the node at `ply` on the value the game's analysis gave: a leaf.
@@ -401,7 +407,13 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     /// all failed low names no move here: the move with the best upper bound need not reach
     /// the value, so the caller finds one that provably does.)
     #[inline(always)]
-    fn epilogue(&mut self, ply: usize, node: &Node, best: &Best<G::Move>) {
+    fn epilogue<P: Policy<'g, G, O>>(
+        &mut self,
+        ply: usize,
+        node: &Node,
+        best: &Best<G::Move>,
+        policy: &P,
+    ) {
         if node.forced {
             self.settle(ply, best.value);
             return;
@@ -417,7 +429,9 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                     Bound::Exact
                 };
                 let work = (self.stats.nodes - node.nodes_before).max(1).ilog2() as u8;
-                let mv = if node.mirrored && best.code != NO_CODE {
+                let mv = if !policy.stores_moves() {
+                    NO_CODE
+                } else if node.mirrored && best.code != NO_CODE {
                     self.game.mirror_code(best.code)
                 } else {
                     best.code

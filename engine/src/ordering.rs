@@ -18,8 +18,9 @@ pub struct OrderingConfig {
     pub hint: bool,
     /// Use the history heuristic.
     pub history: bool,
-    /// Non-zero: break ties between equal scores pseudo-randomly from this seed, two plies
-    /// and more below the root (Lazy SMP's threads diverge this way).
+    /// Non-zero: shuffle the root's moves, and break ties between equal scores two plies and
+    /// more below the root, pseudo-randomly from this seed (Lazy SMP's helpers diverge this
+    /// way).
     pub jitter: u64,
 }
 
@@ -173,11 +174,17 @@ impl MoveOrdering {
             if self.config.hint {
                 s += hints[i] as i64 * HINT_SCALE;
             }
-            if self.config.jitter != 0 && ply >= 2 {
-                // Below the hint's scale: only equal-hint moves trade places.
+            if self.config.jitter != 0 && ply != 1 {
                 let h = (self.config.jitter ^ (ply as u64) << 32 ^ i as u64)
                     .wrapping_mul(crate::rng::GOLDEN);
-                s += (h >> 60) as i64 * (HINT_SCALE / 16);
+                s += if ply == 0 {
+                    // At the root, above everything: each helper starts on other root moves
+                    // and fills the table ahead of the main thread.
+                    (h >> 60) as i64 * (TABLE_BONUS * 2)
+                } else {
+                    // Below the hint's scale: only equal-hint moves trade places.
+                    (h >> 60) as i64 * (HINT_SCALE / 16)
+                };
             }
             scores[i] = s;
         }

@@ -3,7 +3,7 @@
 //! lock-free transposition table and all giving exactly the serial value.
 //!
 //! The searches themselves are the serial node routine (`search/pvs.rs`), run with a
-//! [`Task`] policy instead of the serial one: the policy is what makes them parallel. Every
+//! `Task` policy instead of the serial one: the policy is what makes them parallel. Every
 //! worker task runs in a [`Searcher`] of its own, taken from a lock-free pool and given back
 //! afterwards, so no task allocates in steady state and killer and history tables are never
 //! shared: a task stolen by a thread working at another depth brings its own, indexed by

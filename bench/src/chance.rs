@@ -583,24 +583,15 @@ pub fn write_chance_svg(sweep: &ChanceSweep, path: &str) -> Result<(), String> {
     for (i, (name, col, (dash, gap))) in legend.iter().enumerate() {
         let x = 10 + (i % 4) as i32 * 300;
         let y = 44 + (i / 4) as i32 * 18;
-        let mut x0 = x;
-        while x0 < x + 22 {
-            let x1 = (x0 + dash).min(x + 22);
-            header
-                .draw(&PathElement::new(
-                    vec![(x0, y), (x1, y)],
-                    col.stroke_width(2),
-                ))
-                .map_err(|e| err(&e))?;
-            x0 = x1 + gap;
-        }
-        header
-            .draw(&Text::new(
-                name.as_str(),
-                (x + 28, y - 7),
-                ("sans-serif", 15).into_font(),
-            ))
-            .map_err(|e| err(&e))?;
+        crate::plot::legend_entry(
+            &header,
+            (x, y),
+            col.stroke_width(2),
+            (*dash, *gap),
+            name,
+            15,
+        )
+        .map_err(|e| err(&e))?;
     }
     let areas = body.split_evenly((2, 3));
     let max_d = sweep.config.figure_depth;

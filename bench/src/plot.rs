@@ -23,6 +23,33 @@ const FULL_DASH: Dash = (6, 4);
 /// The minimal tree's: short, so that it shows on best-first alpha-beta's line.
 const MINIMAL_DASH: Dash = (3, 3);
 
+/// Draws one legend entry of a figure at `(x, y)` in `area`: a 22-pixel sample of the line,
+/// dashed as `(dash, gap)` (`(22, 0)`: solid), then `name` in a `font`-pixel sans-serif.
+/// Every figure of the crate labels its lines this way.
+pub(crate) fn legend_entry<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    (x, y): (i32, i32),
+    style: ShapeStyle,
+    (dash, gap): Dash,
+    name: &str,
+    font: u32,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let mut x0 = x;
+    while x0 < x + 22 {
+        let x1 = (x0 + dash).min(x + 22);
+        area.draw(&PathElement::new(vec![(x0, y), (x1, y)], style))?;
+        x0 = x1 + gap.max(0);
+        if dash <= 0 && gap <= 0 {
+            break;
+        }
+    }
+    area.draw(&Text::new(
+        name,
+        (x + 28, y - font as i32 / 2),
+        ("sans-serif", font).into_font(),
+    ))
+}
+
 /// A reference count as a function of `(b, d)`.
 type Formula = fn(usize, usize) -> f64;
 
@@ -118,24 +145,8 @@ pub fn write_svg(sweep: &Sweep, count: Count, path: &str) -> Result<(), String> 
     for (i, (name, c, dashed)) in legend.iter().enumerate() {
         let x = 10 + (i % per_line) as i32 * LEGEND_ENTRY as i32;
         let y = 42 + (i / per_line) as i32 * 18;
-        let style = c.stroke_width(2);
-        // A sample of the line, 22 pixels long, dashed as in the panels.
-        let (dash, gap) = dashed.unwrap_or((22, 0));
-        let mut x0 = x;
-        while x0 < x + 22 {
-            let x1 = (x0 + dash).min(x + 22);
-            header
-                .draw(&PathElement::new(vec![(x0, y), (x1, y)], style))
-                .map_err(|e| err(&e))?;
-            x0 = x1 + gap;
-        }
-        header
-            .draw(&Text::new(
-                name.as_str(),
-                (x + 28, y - 6),
-                ("sans-serif", 16).into_font(),
-            ))
-            .map_err(|e| err(&e))?;
+        let dash = dashed.unwrap_or((22, 0));
+        legend_entry(&header, (x, y), c.stroke_width(2), dash, name, 16).map_err(|e| err(&e))?;
     }
     let areas = body.split_evenly((rows, cols));
     for (area, &b) in areas.iter().zip(&panels) {

@@ -199,20 +199,7 @@ pub fn write_scaling_svg(rows: &[ScalingRow], path: &str) -> Result<(), String> 
     for (i, (name, c, (dash, gap))) in legend.iter().enumerate() {
         let x = 10 + (i % per_line) as i32 * LEGEND_ENTRY as i32;
         let y = 42 + (i / per_line) as i32 * 18;
-        let mut x0 = x;
-        while x0 < x + 22 {
-            let x1 = (x0 + dash).min(x + 22);
-            header
-                .draw(&PathElement::new(vec![(x0, y), (x1, y)], c.stroke_width(2)))
-                .map_err(|e| err(&e))?;
-            x0 = x1 + gap;
-        }
-        header
-            .draw(&Text::new(
-                name.as_str(),
-                (x + 28, y - 7),
-                ("sans-serif", 15).into_font(),
-            ))
+        crate::plot::legend_entry(&header, (x, y), c.stroke_width(2), (*dash, *gap), name, 15)
             .map_err(|e| err(&e))?;
     }
 

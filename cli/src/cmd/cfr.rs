@@ -495,23 +495,12 @@ fn load(path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, String> {
 /// The iterations at which the exploitability is reported, after `from` and up to `to`
 /// (always included).
 fn checkpoints(from: u64, to: u64, every: Option<u64>, dense: bool, granule: u64) -> Vec<u64> {
-    let mut out: Vec<u64> = match every {
-        Some(k) => (from / k + 1..=to / k).map(|i| i * k).collect(),
-        None if dense => (0..=200)
-            .map(|i| 10f64.powf(f64::from(i) / 10.0).round() as u64)
-            .take_while(|&t| t <= to)
-            .collect(),
-        None => std::iter::successors(Some(1u64), |&t| t.checked_mul(10))
-            .take_while(|&t| t <= to)
-            .collect(),
-    };
-    // Rounded up to whole granules, so that how the run is cut up changes nothing.
-    for t in &mut out {
-        *t = t.div_ceil(granule).saturating_mul(granule).min(to);
+    let mut out: Vec<u64> = report_points(from, every, dense, granule)
+        .take_while(|&t| t < to)
+        .collect();
+    if to > from {
+        out.push(to);
     }
-    out.push(to);
-    out.retain(|&t| t > from);
-    out.dedup();
     out
 }
 
@@ -528,22 +517,30 @@ enum Budget {
     Seconds(f64),
 }
 
-/// The report points of a run against time: every `K`-th iteration with `--every K`, else
-/// ten a decade, rounded up to whole granules; without end (the clock ends the run).
-fn timed_checkpoints(from: u64, every: Option<u64>, granule: u64) -> impl Iterator<Item = u64> {
+/// The report points after `from`, without end: every `K`-th iteration with `--every K`,
+/// else powers of ten (ten points a decade when `dense`), rounded up to whole granules so
+/// that how the run is cut up changes nothing. A run against the clock takes them until
+/// its time is spent; a run to `N` iterations up to `N` ([`checkpoints`]).
+fn report_points(
+    from: u64,
+    every: Option<u64>,
+    dense: bool,
+    granule: u64,
+) -> impl Iterator<Item = u64> {
+    let per_decade = if dense { 10.0 } else { 1.0 };
     let mut last = from;
     // The first index whose point can lie past `from`, so that a resumed run does not count
     // its way up from 1.
     let start = match every {
         Some(k) => from / k + 1,
         None if from == 0 => 1,
-        None => ((from as f64).log10() * 10.0).floor().max(1.0) as u64,
+        None => ((from as f64).log10() * per_decade).floor().max(1.0) as u64,
     };
     (start..)
         .map_while(move |i| match every {
             Some(k) => i.checked_mul(k),
             None => {
-                let t = 10f64.powf((i - 1) as f64 / 10.0).round();
+                let t = 10f64.powf((i - 1) as f64 / per_decade).round();
                 (t < 1e18).then_some(t as u64)
             }
         })
@@ -570,7 +567,7 @@ fn solve(
         Budget::Iterations(n) => Box::new(
             checkpoints(start_iter, n, args.every, args.svg.is_some(), granule).into_iter(),
         ),
-        Budget::Seconds(_) => Box::new(timed_checkpoints(start_iter, args.every, granule)),
+        Budget::Seconds(_) => Box::new(report_points(start_iter, args.every, true, granule)),
     };
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let (len, template) = match budget {

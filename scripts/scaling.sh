@@ -5,7 +5,7 @@
 #
 # Workload: the first $C4_POSITIONS positions of Begin-Hard (Connect Four, exact solving),
 # $TREES deep uniform random trees (PVS) and, with EMPTY=1, the empty Connect Four board
-# (`cutoff solve connect4`). For each parallel mode (ybwc, lazysmp, root) and each thread
+# (`cutoff solve connect4`). For each parallel mode (ybwc, abdada, lazysmp, root) and each thread
 # count (1, 2, 4, 8 and 16 by default, whatever the machine's cores: oversubscription is part
 # of what is measured) it measures wall time and nodes, and prints speed-up over the serial
 # solver (1 thread), search overhead (parallel nodes over serial nodes) and nodes per second.
@@ -17,7 +17,7 @@
 # C4_SET (default positions/connect4/begin-hard.txt), C4_POSITIONS (default 10),
 # TREES (default 3), THREADS (thread counts, default "1 2 4 8 16"),
 # EMPTY (1 to time the empty board too, default 0; it takes
-# long), MODES (default "ybwc lazysmp root"), TT_MB (default 64). One thread is measured
+# long), MODES (default "ybwc abdada lazysmp root"), TT_MB (default 64). One thread is measured
 # once, as the serial solver, and is every mode's baseline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +33,7 @@ npos=${C4_POSITIONS:-10}
 ntrees=${TREES:-3}
 tt=${TT_MB:-64}
 empty=${EMPTY:-0}
-modes=${MODES:-ybwc lazysmp root}
+modes=${MODES:-ybwc abdada lazysmp root}
 read -r -a threads <<< "${THREADS:-1 2 4 8 16}"
 [ "${#threads[@]}" -gt 0 ] || { echo "THREADS is empty" >&2; exit 2; }
 

@@ -218,6 +218,7 @@ pub fn run_suite(
             (true, true, Mode::Ybwc) => "serial first, then ybwc",
             (true, true, Mode::LazySmp) => "serial first, then lazysmp",
             (true, true, Mode::Root) => "serial first, then root",
+            (true, true, Mode::Abdada) => "serial first, then abdada",
         },
         weak: opts.parallel.weak,
         tt: tt_total,

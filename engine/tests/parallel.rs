@@ -9,7 +9,7 @@ use cutoff::tt::TranspositionTable;
 use cutoff::{search, Algorithm, Game, Searcher};
 use std::sync::atomic::AtomicBool;
 
-const MODES: [Mode; 3] = [Mode::Ybwc, Mode::LazySmp, Mode::Root];
+const MODES: [Mode; 4] = [Mode::Ybwc, Mode::Abdada, Mode::LazySmp, Mode::Root];
 
 fn set(name: &str) -> Vec<SuiteLine> {
     let path = format!(
@@ -32,6 +32,7 @@ fn eager(mode: Mode) -> ParallelConfig {
         mode,
         min_split_depth: 2,
         min_split_nodes: 0,
+        oversubscribe: true,
         ..ParallelConfig::default()
     }
 }
@@ -238,6 +239,7 @@ fn parallel_stress_on_middle_game_positions() {
                 mode,
                 min_split_depth: 2,
                 min_split_nodes: 64,
+                oversubscribe: true,
                 ..ParallelConfig::default()
             };
             for l in &lines {

@@ -46,7 +46,7 @@ pub struct Args {
     /// Print a progress line on standard error every SECS seconds (for logs and batch jobs).
     #[arg(long, value_name = "SECS", value_parser = super::parse_seconds)]
     pub progress_every: Option<f64>,
-    /// How the threads share the work: ybwc, lazysmp or root.
+    /// How the threads share the work: ybwc, abdada, lazysmp or root.
     #[arg(long, default_value = "ybwc", value_parser = parse_mode)]
     pub parallel: Mode,
     /// Where YBWC splits.

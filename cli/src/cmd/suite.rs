@@ -19,7 +19,7 @@ pub struct Args {
     /// thread and goes parallel only once it proves large); 1 runs the serial solver.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// How the threads share the work: ybwc, lazysmp or root.
+    /// How the threads share the work: ybwc, abdada, lazysmp or root.
     #[arg(long, default_value = "ybwc", value_parser = parse_mode)]
     pub parallel: Mode,
     /// Transposition table size in MiB.

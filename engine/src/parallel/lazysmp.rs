@@ -1,8 +1,10 @@
 //! Lazy SMP: every thread searches the whole root with the shared table; below the root their
 //! move orders are jittered so that they drift into different subtrees and fill the table for
 //! one another. The first thread to finish gives the result and stops the rest. Each thread
-//! runs the one node routine under a [`Task`] policy that never splits.
+//! runs the one node routine under a [`Task`] policy that never splits. ABDADA
+//! (`abdada.rs`) is the same race, in one order, with busy moves put off.
 
+use super::abdada::Busy;
 use super::{tally, worker, Outcome, ParallelConfig, Shared, SplitChain, Tallies, Task};
 use crate::game::Game;
 use crate::search::{Algorithm, Limits};
@@ -22,19 +24,40 @@ pub(super) fn search<G: Game>(
     config: ParallelConfig,
     limits: Limits<'_>,
 ) -> Outcome<G::Move> {
+    race(
+        game, root, algo, tt, threads, shared, per_thread, config, limits, None,
+    )
+}
+
+/// `threads` whole searches of the root, the first to finish answering. Without `busy`, Lazy
+/// SMP: the helpers (every thread but the first) jitter their move order and keep their
+/// moves out of the table. With it, ABDADA: one order, moves claimed in `busy`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn race<G: Game>(
+    game: &G,
+    root: G::Pos,
+    algo: Algorithm,
+    tt: &TranspositionTable,
+    threads: usize,
+    shared: &Shared,
+    per_thread: &Tallies,
+    config: ParallelConfig,
+    limits: Limits<'_>,
+    busy: Option<&Busy>,
+) -> Outcome<G::Move> {
     let first = OnceLock::new();
     rayon::scope(|scope| {
         for t in 0..threads {
             let first = &first;
             scope.spawn(move |_| {
                 let mut w = worker(game, root, tt, limits, config);
-                if t > 0 {
-                    w.jitter(crate::rng::GOLDEN.wrapping_mul(t as u64));
-                }
-                let task = if t > 0 {
-                    Task::<G>::helper(shared)
-                } else {
-                    Task::new(shared, SplitChain::default(), 0, None)
+                let task = match busy {
+                    Some(b) => Task::abdada(shared, b, config.min_split_depth),
+                    None if t > 0 => {
+                        w.jitter(crate::rng::GOLDEN.wrapping_mul(t as u64));
+                        Task::<G>::helper(shared)
+                    }
+                    None => Task::new(shared, SplitChain::default(), 0, None),
                 };
                 let (value, best) = w.run_with(algo, &task);
                 if !w.stopped() {

@@ -11,6 +11,7 @@
 //! of every split point above it at every node, so a cutoff anywhere stops everything below
 //! it.
 
+mod abdada;
 mod deepening;
 mod lazysmp;
 mod ybwc;
@@ -28,6 +29,7 @@ use serde::Serialize;
 use std::cell::Cell;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::OnceLock;
 
 /// How the work is shared among threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -40,6 +42,9 @@ pub enum Mode {
     LazySmp,
     /// Root splitting: the root's moves shared among threads, each subtree searched serially.
     Root,
+    /// ABDADA: every thread searches the whole root in one order, putting off the younger
+    /// brothers another thread is searching; the first to finish answers.
+    Abdada,
 }
 
 impl Mode {
@@ -49,6 +54,7 @@ impl Mode {
             Mode::Ybwc => "ybwc",
             Mode::LazySmp => "lazysmp",
             Mode::Root => "root",
+            Mode::Abdada => "abdada",
         }
     }
 }
@@ -60,8 +66,9 @@ impl FromStr for Mode {
             "ybwc" => Ok(Mode::Ybwc),
             "lazysmp" => Ok(Mode::LazySmp),
             "root" => Ok(Mode::Root),
+            "abdada" => Ok(Mode::Abdada),
             _ => Err(format!(
-                "unknown parallel mode '{}' (expected ybwc, lazysmp or root)",
+                "unknown parallel mode '{}' (expected ybwc, abdada, lazysmp or root)",
                 crate::game::quote(s)
             )),
         }
@@ -287,6 +294,9 @@ pub struct ParallelConfig {
     /// Search this many plies deep (`None`: to the end of the game), evaluating at the
     /// horizon; iterative deepening sets it.
     pub depth: Option<usize>,
+    /// Keep every pool thread busy even beyond the machine's cores (see `on_cores`); tests set
+    /// it so that they interleave as many threads as they ask for on any machine.
+    pub oversubscribe: bool,
 }
 
 impl Default for ParallelConfig {
@@ -299,6 +309,7 @@ impl Default for ParallelConfig {
             weak: false,
             want_move: true,
             depth: None,
+            oversubscribe: false,
         }
     }
 }
@@ -339,7 +350,18 @@ pub fn parallel_search<G: Game>(
             root,
             algo,
             tt,
-            threads,
+            on_cores(threads, &config),
+            &shared,
+            &per_thread,
+            config,
+            limits,
+        ),
+        Mode::Abdada => abdada::search(
+            game,
+            root,
+            algo,
+            tt,
+            on_cores(threads, &config),
             &shared,
             &per_thread,
             config,
@@ -363,6 +385,25 @@ pub fn parallel_search<G: Game>(
         tasks: shared.tasks.load(Relaxed),
         stopped,
     }
+}
+
+/// How many of a pool's `threads` a search keeps busy: no more than the machine's cores. The
+/// racing modes (Lazy SMP, ABDADA) run this many whole searches of the root, and YBWC forks
+/// this many claimants at a split. Work beyond the cores only takes turns on them: a racer
+/// slows the one that would have finished first, and a preempted YBWC task holds up the
+/// split waiting on it (8 threads on 2 cores ran Lazy SMP at a third of one thread's speed
+/// and YBWC at 0.84 of it; see the README). The extra pool threads stay idle.
+pub(crate) fn on_cores(threads: usize, config: &ParallelConfig) -> usize {
+    if config.oversubscribe {
+        return threads.max(1);
+    }
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let cores = *CORES.get_or_init(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    threads.clamp(1, cores.max(1))
 }
 
 /// [`parallel_search`] for the algorithms that have no parallel form: one searcher on the
@@ -438,6 +479,9 @@ pub(crate) struct Task<'a, 'g, G: Game> {
     ybwc: Option<&'a ybwc::Ctx<'a, 'g, G>>,
     /// A Lazy SMP helper: its best moves stay out of the table.
     helper: bool,
+    /// ABDADA's busy moves, and the plies to the horizon a node needs for its younger
+    /// brothers to be put off; `None`: nothing is put off.
+    busy: Option<(&'a abdada::Busy, usize)>,
 }
 
 impl<'a, 'g, G: Game> Task<'a, 'g, G> {
@@ -454,6 +498,16 @@ impl<'a, 'g, G: Game> Task<'a, 'g, G> {
             reported: Cell::new(nodes),
             ybwc,
             helper: false,
+            busy: None,
+        }
+    }
+
+    /// An ABDADA task's policy: claims moves in `busy` at nodes `min_depth` or more plies
+    /// from the horizon.
+    fn abdada(shared: &'g Shared, busy: &'a abdada::Busy, min_depth: usize) -> Self {
+        Task {
+            busy: Some((busy, min_depth.max(1))),
+            ..Task::new(shared, SplitChain::default(), 0, None)
         }
     }
 
@@ -506,6 +560,25 @@ impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
         !self.helper
     }
 
+    const DEFERS: bool = true;
+
+    #[inline(always)]
+    fn defers(&self, left: usize) -> bool {
+        self.busy.is_some_and(|(_, d)| left >= d)
+    }
+
+    #[inline(always)]
+    fn enter(&self, key: u64) -> bool {
+        self.busy.is_none_or(|(b, _)| b.enter(key))
+    }
+
+    #[inline(always)]
+    fn leave(&self, key: u64) {
+        if let Some((b, _)) = self.busy {
+            b.leave(key);
+        }
+    }
+
     #[inline(always)]
     fn split_after(&self, s: &Searcher<'g, G>, ply: usize, node: &Node) -> Option<usize> {
         self.ybwc?.split_after(s.horizon() - ply, ply, node)
@@ -536,5 +609,23 @@ fn tally(per_thread: &Tallies, nodes: u64) {
     let i = rayon::current_thread_index().unwrap_or(0) % per_thread.len().max(1);
     if let Some(slot) = per_thread.get(i) {
         slot.fetch_add(nodes, Relaxed);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{on_cores, ParallelConfig};
+
+    #[test]
+    fn searches_keep_no_more_threads_busy_than_cores_unless_told() {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let config = ParallelConfig::default();
+        assert_eq!(on_cores(4 * cores, &config), cores);
+        assert_eq!(on_cores(1, &config), 1);
+        let over = ParallelConfig {
+            oversubscribe: true,
+            ..config
+        };
+        assert_eq!(on_cores(4 * cores, &over), 4 * cores);
     }
 }

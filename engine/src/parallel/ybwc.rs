@@ -42,6 +42,8 @@ pub(crate) struct Ctx<'a, 'g, G: Game> {
     pub eldest: usize,
     /// Split only at the root, without waiting for the eldest (root splitting).
     pub root_only: bool,
+    /// Claimants forked at a split: the pool's threads, up to the cores (see `on_cores`).
+    pub claimants: usize,
 }
 
 /// Runs `f(i)` for every `i` in `lo..hi`, in order of `i` as far as threads allow: `workers`
@@ -125,6 +127,7 @@ pub(super) fn search<G: Game>(
         min_split_nodes: config.min_split_nodes,
         eldest: config.eldest.max(1),
         root_only: config.mode == super::Mode::Root,
+        claimants: super::on_cores(threads, &config),
     };
     let mut main = make();
     let task = Task::new(shared, super::SplitChain::default(), 0, Some(&cx));
@@ -261,7 +264,7 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
                 }
             }
         };
-        par_claim(first, node.moves, rayon::current_num_threads(), &task);
+        par_claim(first, node.moves, self.claimants, &task);
         match best.load(Relaxed) {
             0 => None,
             p => Some(unpack(p)),

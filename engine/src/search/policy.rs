@@ -59,6 +59,27 @@ pub(crate) trait Policy<'g, G: Game, O: Observer<G>> {
         true
     }
 
+    /// True for a policy that may put off a node's younger brothers while another thread is
+    /// searching them (ABDADA): the node routine then asks [`Policy::defers`] at every node.
+    const DEFERS: bool = false;
+
+    /// Whether the younger brothers of a node with `left` plies to the horizon may be put off.
+    #[inline(always)]
+    fn defers(&self, _left: usize) -> bool {
+        false
+    }
+
+    /// Claims the move whose key is `key` for this thread's search: false if another thread
+    /// is searching it now (the node routine then puts it off until its other moves are done).
+    #[inline(always)]
+    fn enter(&self, _key: u64) -> bool {
+        true
+    }
+
+    /// Gives up the claim [`Policy::enter`] made on `key`, the search of that move being over.
+    #[inline(always)]
+    fn leave(&self, _key: u64) {}
+
     /// After how many of its moves the node at `ply`, prepared as `node`, may have its other
     /// moves searched in parallel; `None`: never (the serial loop does them all).
     #[inline(always)]

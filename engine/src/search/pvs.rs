@@ -85,6 +85,10 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let mut a = node.alpha;
         let split_after = policy.split_after(self, ply, &node);
         let before = self.stats.nodes;
+        // ABDADA: younger brothers another thread is searching now are put off (a bit each)
+        // and searched after the others, when their values are likely in the table.
+        let defer = P::DEFERS && node.moves > 1 && policy.defers(self.horizon - ply);
+        let mut deferred = 0u64;
         for i in 0..node.moves {
             if split_after == Some(i) {
                 let eldest = self.stats.nodes - before;
@@ -94,6 +98,31 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                     Split::Stopped => return 0,
                 }
             }
+            let claim = if defer && i > 0 && i < 64 {
+                let key = self.move_key(ply, i, &node);
+                if !policy.enter(key) {
+                    deferred |= 1 << i;
+                    continue;
+                }
+                Some(key)
+            } else {
+                None
+            };
+            let v = self.child(ply, i, a, node.beta, policy);
+            if let Some(key) = claim {
+                policy.leave(key);
+            }
+            if self.stopped {
+                return 0;
+            }
+            if self.improve(ply, i, v, &mut best, &mut a, node.beta) {
+                deferred = 0;
+                break;
+            }
+        }
+        while deferred != 0 {
+            let i = deferred.trailing_zeros() as usize;
+            deferred &= deferred - 1;
             let v = self.child(ply, i, a, node.beta, policy);
             if self.stopped {
                 return 0;
@@ -104,6 +133,23 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         }
         self.epilogue(ply, &node, &best, policy);
         best.value
+    }
+
+    /// A key for move `i` of the node at `ply`, the same in every thread: the node's table key
+    /// mixed with the move's code (in the table's orientation), or with its index for a game
+    /// without move codes.
+    #[inline]
+    fn move_key(&self, ply: usize, i: usize, node: &Node) -> u64 {
+        let mv = self.arena.ply(ply).moves.as_slice()[i];
+        let code = self.game.move_code(mv);
+        let m = if code == NO_CODE {
+            256 + i as u64
+        } else if node.mirrored {
+            u64::from(self.game.mirror_code(code))
+        } else {
+            u64::from(code)
+        };
+        crate::rng::splitmix64(node.key ^ m.wrapping_mul(crate::rng::GOLDEN))
     }
 
     /// Searches move `i` of the node at `ply` (see [`Searcher::scout`]). Returns its value

@@ -10,5 +10,6 @@ pub mod judge;
 pub mod output;
 pub mod position;
 pub mod progress;
+pub mod shard;
 pub mod suite;
 pub mod walk;

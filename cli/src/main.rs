@@ -41,6 +41,12 @@ enum Command {
     Play(cutoff_cli::cmd::play::Args),
     /// Solve Kuhn poker or Leduc hold'em with CFR and its variants; save, resume, compare.
     Cfr(cutoff_cli::cmd::cfr::Args),
+    /// Write the frontier some plies below a position as shards of independent jobs.
+    Split(cutoff_cli::cmd::split::Args),
+    /// Solve one shard of a split file (a Slurm array task, a Kubernetes indexed Job, ...).
+    SolveShard(cutoff_cli::cmd::solve_shard::Args),
+    /// Check every shard's result and back the values up to the split position.
+    Merge(cutoff_cli::cmd::merge::Args),
 }
 
 /// Lets a closed pipe end the program quietly, as it does any Unix filter: Rust ignores
@@ -88,6 +94,9 @@ fn main() -> ExitCode {
         Command::Analyse(args) => cutoff_cli::cmd::analyse::run(args),
         Command::Play(args) => cutoff_cli::cmd::play::run(args),
         Command::Cfr(args) => cutoff_cli::cmd::cfr::run(args),
+        Command::Split(args) => cutoff_cli::cmd::split::run(args),
+        Command::SolveShard(args) => cutoff_cli::cmd::solve_shard::run(args),
+        Command::Merge(args) => cutoff_cli::cmd::merge::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -390,6 +390,18 @@ pub trait Describe: Notation {
     fn to_move_name(&self, pos: &Self::Pos) -> &'static str {
         self.side_name(self.to_move(pos))
     }
+
+    /// `pos`, reached by playing `path` from the position the command line gave as `root`,
+    /// as a position argument `cutoff solve` takes for this game; `None` (the default) where
+    /// the game cannot say it so (split files then describe the position in words).
+    fn position_arg(
+        &self,
+        _root: Option<&str>,
+        _path: &[String],
+        _pos: &Self::Pos,
+    ) -> Option<String> {
+        None
+    }
 }
 
 impl Describe for TakeAway {
@@ -412,6 +424,10 @@ impl Describe for TicTacToe {
         format!("{}, {} to move", pos.notation(), self.to_move_name(pos))
     }
 
+    fn position_arg(&self, _: Option<&str>, _: &[String], pos: &TicTacToeBoard) -> Option<String> {
+        Some(pos.notation())
+    }
+
     fn side_name(&self, side: Player) -> &'static str {
         match side {
             Player::First => "X",
@@ -427,6 +443,15 @@ impl Describe for Connect4 {
             pos.moves,
             self.to_move_name(pos)
         )
+    }
+
+    fn position_arg(
+        &self,
+        root: Option<&str>,
+        path: &[String],
+        _: &Connect4Board,
+    ) -> Option<String> {
+        Some(format!("{}{}", root.unwrap_or(""), path.concat()))
     }
 
     fn side_name(&self, side: Player) -> &'static str {

@@ -3,10 +3,13 @@
 pub mod analyse;
 pub mod cfr;
 pub mod judge;
+pub mod merge;
 pub mod play;
 
 pub mod solve;
 pub mod solve_multi;
+pub mod solve_shard;
+pub mod split;
 pub mod suite;
 pub mod tree;
 

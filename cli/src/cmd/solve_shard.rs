@@ -1,0 +1,182 @@
+//! `cutoff solve-shard FILE [--index I] [--out DIR]`: solves one shard of a split file and
+//! writes its result file atomically; a shard whose result is already there is skipped, so
+//! reruns and resumed batches are safe.
+
+use super::CliResult;
+use crate::position::{AnyGame, Describe, GameVisitor};
+use crate::shard::{self, ShardResult, Solved, Split, RESULT_VERSION};
+use cutoff::solver::{Solver, Verdict};
+use cutoff::tt::TranspositionTable;
+use cutoff::Notation;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `cutoff solve-shard`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The split file (from `cutoff split`).
+    pub file: String,
+    /// The shard to solve, from 0 (default: $SLURM_ARRAY_TASK_ID, else
+    /// $JOB_COMPLETION_INDEX).
+    #[arg(long)]
+    pub index: Option<usize>,
+    /// The results folder (default: FILE.results), created if missing.
+    #[arg(long)]
+    pub out: Option<String>,
+    /// Threads for each line's search (default: one first, every core once a search proves
+    /// large).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Transposition table size in MiB, one table kept warm across the shard's lines.
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
+    /// No line per solved position on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Runs `cutoff solve-shard`.
+pub fn run(args: &Args) -> CliResult {
+    let split = Split::read(&args.file)?;
+    let index = shard::shard_index(args.index)?;
+    let n = split.header.shards;
+    if index >= n {
+        return Err(format!(
+            "shard index {index} is out of range: the split has {n} shards (0 to {})",
+            n - 1
+        ));
+    }
+    let dir = args
+        .out
+        .as_ref()
+        .map_or_else(|| shard::default_dir(&args.file), PathBuf::from);
+    std::fs::create_dir_all(&dir).map_err(|e| {
+        format!(
+            "cannot create '{}': {e}",
+            crate::cmd::shown_path(&dir.to_string_lossy())
+        )
+    })?;
+    if shard::read_result(&split, &dir, index)?.is_some() {
+        eprintln!("shard {index} of {n}: already solved, skipped");
+        return Ok(());
+    }
+    let game = AnyGame::parse(&split.header.game.args()?)?;
+    let result = game.visit(SolveShard {
+        split: &split,
+        index,
+        args,
+    })?;
+    let bytes = serde_json::to_vec(&result).map_err(|e| format!("cannot write JSON: {e}"))?;
+    let path = shard::result_path(&dir, index);
+    shard::write_atomic(&path, &bytes)?;
+    eprintln!(
+        "shard {index} of {n}: {} positions, {} nodes, {:.3} s -> {}",
+        result.lines.len(),
+        result.nodes,
+        result.seconds,
+        crate::cmd::shown_path(&path.to_string_lossy())
+    );
+    Ok(())
+}
+
+struct SolveShard<'a> {
+    split: &'a Split,
+    index: usize,
+    args: &'a Args,
+}
+
+impl GameVisitor for SolveShard<'_> {
+    type Output = Result<ShardResult, String>;
+    fn visit<G: Describe>(self, game: &G) -> Result<ShardResult, String> {
+        solve(game, self.split, self.index, self.args)
+    }
+}
+
+/// The position at the end of `path` from the game's start, every move checked.
+pub fn play_path<G: Notation>(game: &G, path: &[String]) -> Result<G::Pos, String> {
+    let mut pos = game.initial();
+    for (i, text) in path.iter().enumerate() {
+        let mv = game.parse_move(&pos, text).map_err(|e| {
+            format!(
+                "move {} of a path, '{}': {e}",
+                i + 1,
+                cutoff::game::quote(text)
+            )
+        })?;
+        pos = game.play(&pos, mv);
+    }
+    Ok(pos)
+}
+
+fn solve<G: Describe>(
+    game: &G,
+    split: &Split,
+    index: usize,
+    args: &Args,
+) -> Result<ShardResult, String> {
+    let threads = super::thread_policy(args.threads)?;
+    let tt =
+        TranspositionTable::try_new(super::table_mib(args.tt_mb)?).map_err(|e| e.to_string())?;
+    let stop = crate::interrupt::install();
+    let start = Instant::now();
+    let mut lines = Vec::new();
+    let mut nodes = 0;
+    for line in split.lines.iter().filter(|l| l.shard == index) {
+        let pos = play_path(game, &line.paths[0]).map_err(|e| format!("line {}: {e}", line.id))?;
+        let out = Solver::new(game)
+            .position(pos)
+            .thread_policy(threads)
+            .table(&tt)
+            .stop_flag(stop)
+            .run()
+            .map_err(|e| e.to_string())?;
+        let Verdict::Exact(value) = out.verdict else {
+            return Err(format!(
+                "interrupted while solving line {} of shard {index}; nothing written",
+                line.id
+            ));
+        };
+        let mut p = pos;
+        let pv = out
+            .pv
+            .iter()
+            .map(|&mv| {
+                let t = game.format_move(&p, mv);
+                p = game.play(&p, mv);
+                t
+            })
+            .collect();
+        let s = out.stats;
+        nodes += s.nodes;
+        if !args.quiet {
+            eprintln!(
+                "shard {index}: line {} value {value}, {} nodes, {:.1} ms",
+                line.id,
+                s.nodes,
+                out.elapsed.as_secs_f64() * 1e3
+            );
+        }
+        lines.push(Solved {
+            id: line.id,
+            value,
+            bound: "exact".into(),
+            pv,
+            nodes: s.nodes,
+            forced: s.forced,
+            leaves: s.leaves,
+            cutoffs: s.cutoffs,
+            first_move_cutoffs: s.first_move_cutoffs,
+            max_ply: s.max_ply,
+            ms: out.elapsed.as_secs_f64() * 1e3,
+        });
+    }
+    Ok(ShardResult {
+        cutoff_shard: RESULT_VERSION,
+        digest: split.digest.clone(),
+        shard: index,
+        shards: split.header.shards,
+        lines,
+        nodes,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}

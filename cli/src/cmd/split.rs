@@ -1,0 +1,224 @@
+//! `cutoff split GAME [POSITION] --depth K --out FILE [--shards N]`: the frontier K plies
+//! below a position, as a split file of independent jobs (see `crate::shard`). `--depth` is
+//! the split's depth here, so random trees, whose own depth it gives, cannot be split.
+
+use super::CliResult;
+use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
+use crate::shard::{self, GameSpec, Header, Line, MAX_PATHS, SPLIT_VERSION};
+use cutoff::search::Searcher;
+use cutoff::tt::TranspositionTable;
+use cutoff::{Algorithm, MoveBuffer};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Arguments of `cutoff split`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game, the position to split (its `--depth K`: plies from the position to the
+    /// frontier) and the tree games' options.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The split file to write (JSON lines).
+    #[arg(long)]
+    pub out: String,
+    /// Shards to group the frontier into, of balanced estimated cost.
+    #[arg(long, default_value_t = 1)]
+    pub shards: usize,
+    /// Depth of the shallow search that estimates each frontier position's cost (0: count
+    /// positions only).
+    #[arg(long, default_value_t = 8)]
+    pub estimate_depth: usize,
+}
+
+/// Runs `cutoff split`.
+pub fn run(args: &Args) -> CliResult {
+    if args.shards == 0 || args.shards > 1_000_000 {
+        return Err(format!(
+            "--shards must be between 1 and 1000000, got {}",
+            args.shards
+        ));
+    }
+    if args.estimate_depth > 64 {
+        return Err(format!(
+            "--estimate-depth must be at most 64, got {}",
+            args.estimate_depth
+        ));
+    }
+    if args.game.game.is_multi() {
+        return Err(format!(
+            "{} has chance nodes or more than two players: split works on two-player games",
+            args.game.game
+        ));
+    }
+    if args.game.game == crate::position::GameKind::Random {
+        return Err(
+            "random trees cannot be split: --depth gives the tree's depth for them and the split's here"
+                .into(),
+        );
+    }
+    let depth = args
+        .game
+        .depth
+        .ok_or("split needs --depth K, the plies from the position to the frontier")?;
+    if depth > 64 {
+        return Err(format!("--depth must be at most 64, got {depth}"));
+    }
+    let game = AnyGame::parse(&args.game)?;
+    game.visit(SplitGame { args, depth })
+}
+
+struct SplitGame<'a> {
+    args: &'a Args,
+    depth: usize,
+}
+
+impl GameVisitor for SplitGame<'_> {
+    type Output = CliResult;
+    fn visit<G: Describe>(self, game: &G) -> CliResult {
+        split(game, self.args, self.depth)
+    }
+}
+
+/// The frontier found by the walk: its lines (position, key, paths) in the order met.
+struct Frontier<P> {
+    lines: Vec<(P, Vec<Vec<String>>)>,
+    index: HashMap<u64, usize>,
+    paths: usize,
+}
+
+fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
+    let root = game.initial();
+    let mut f = Frontier {
+        lines: Vec::new(),
+        index: HashMap::new(),
+        paths: 0,
+    };
+    let mut path = Vec::with_capacity(depth);
+    walk(game, root, depth, &mut path, &mut f)?;
+    let costs = estimate(game, &f, args.estimate_depth);
+    let shards = shard::balance(&costs, args.shards);
+    let header = Header {
+        cutoff_split: SPLIT_VERSION,
+        game: GameSpec {
+            depth: None,
+            ..GameSpec::of(&args.game)
+        },
+        depth,
+        shards: args.shards,
+        frontier: f.lines.len(),
+        paths: f.paths,
+        estimate_depth: args.estimate_depth,
+    };
+    let json = |v: &dyn erased::Ser| v.json();
+    let mut out = json(&header)?;
+    out.push('\n');
+    for (id, (pos, paths)) in f.lines.iter().enumerate() {
+        let position = game
+            .position_arg(args.game.position.as_deref(), &paths[0], pos)
+            .unwrap_or_else(|| game.describe(pos));
+        let line = Line {
+            id,
+            shard: shards[id],
+            cost: costs[id],
+            position,
+            paths: paths.clone(),
+        };
+        out.push_str(&json(&line)?);
+        out.push('\n');
+    }
+    shard::write_atomic(std::path::Path::new(&args.out), out.as_bytes())?;
+    let mut load = vec![0u64; args.shards];
+    let mut count = vec![0usize; args.shards];
+    for (i, &s) in shards.iter().enumerate() {
+        load[s] += costs[i];
+        count[s] += 1;
+    }
+    let (lo, hi) = (
+        load.iter().min().copied().unwrap_or(0),
+        load.iter().max().copied().unwrap_or(0),
+    );
+    println!(
+        "{}: {} frontier positions ({} paths) {} plies below the position, {} shards of {}-{} \
+         positions, estimated cost {lo}-{hi} nodes a shard",
+        crate::cmd::shown_path(&args.out),
+        f.lines.len(),
+        f.paths,
+        depth,
+        args.shards,
+        count.iter().min().copied().unwrap_or(0),
+        count.iter().max().copied().unwrap_or(0),
+    );
+    Ok(())
+}
+
+/// Serialising the header and the lines through one helper.
+mod erased {
+    /// A value written as one JSON line.
+    pub trait Ser {
+        fn json(&self) -> Result<String, String>;
+    }
+    impl<T: serde::Serialize> Ser for T {
+        fn json(&self) -> Result<String, String> {
+            serde_json::to_string(self).map_err(|e| format!("cannot write JSON: {e}"))
+        }
+    }
+}
+
+/// Walks every path of `left` more plies from `pos` (`path`: the moves so far), recording the
+/// positions where they end, or where the game ends first, in `f`; transpositions and mirror
+/// images (the game's table key) go to one line with all their paths.
+fn walk<G: Describe>(
+    game: &G,
+    pos: G::Pos,
+    left: usize,
+    path: &mut Vec<String>,
+    f: &mut Frontier<G::Pos>,
+) -> CliResult {
+    let (key, _) = game.table_key(&pos);
+    let mut moves = G::Moves::default();
+    if left > 0 && game.outcome(&pos).is_none() && !f.index.contains_key(&key) {
+        game.moves(&pos, &mut moves);
+    }
+    if moves.len() == 0 {
+        f.paths += 1;
+        if f.paths > MAX_PATHS {
+            return Err(format!(
+                "the frontier has more than {MAX_PATHS} paths: split at a smaller --depth"
+            ));
+        }
+        match f.index.get(&key) {
+            Some(&i) => f.lines[i].1.push(path.clone()),
+            None => {
+                f.index.insert(key, f.lines.len());
+                f.lines.push((pos, vec![path.clone()]));
+            }
+        }
+        return Ok(());
+    }
+    for &mv in moves.as_slice() {
+        path.push(game.format_move(&pos, mv));
+        walk(game, game.play(&pos, mv), left - 1, path, f)?;
+        path.pop();
+    }
+    Ok(())
+}
+
+/// Each line's estimated cost: the nodes of a PVS search `depth` plies deep from it, with a
+/// small table of its own (so that the order of the lines does not matter), on every core.
+fn estimate<G: Describe>(game: &G, f: &Frontier<G::Pos>, depth: usize) -> Vec<u64> {
+    if depth == 0 {
+        return vec![1; f.lines.len()];
+    }
+    f.lines
+        .par_iter()
+        .map_init(
+            || TranspositionTable::new(1),
+            |tt, (pos, _)| {
+                tt.clear();
+                let mut s = Searcher::new(game, *pos, Some(depth)).with_table(tt);
+                s.run(Algorithm::Pvs);
+                s.stats().nodes.max(1)
+            },
+        )
+        .collect()
+}

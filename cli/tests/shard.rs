@@ -1,0 +1,326 @@
+//! Split, solve-shard and merge: the merged value and best move are `cutoff solve`'s, in
+//! whatever order the shards run, and merge refuses missing, truncated and foreign results.
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn cutoff(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_cutoff"));
+    c.args(args)
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the binary runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = cutoff(args, &[]);
+    assert!(
+        out.status.success(),
+        "cutoff {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+/// The one-line error of a run that must fail.
+fn fails(args: &[&str]) -> String {
+    let out = cutoff(args, &[]);
+    assert!(!out.status.success(), "cutoff {args:?} should fail");
+    let err = String::from_utf8(out.stderr).expect("UTF-8");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    err
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("cutoff-shard-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp folder");
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+fn json(text: &str) -> Json {
+    serde_json::from_str(text).expect("one JSON object")
+}
+
+/// Splits `game pos` `depth` plies deep into `shards` shards under `dir`, returns the split
+/// file's path.
+fn split(dir: &Path, game: &[&str], depth: usize, shards: usize) -> PathBuf {
+    let file = dir.join("split.jsonl");
+    let (d, n) = (depth.to_string(), shards.to_string());
+    let mut args = vec!["split"];
+    args.extend(game);
+    args.extend(["--depth", &d, "--shards", &n, "--out", s(&file)]);
+    ok(&args);
+    file
+}
+
+fn solve_shard(file: &Path, out: &Path, i: usize) {
+    ok(&[
+        "solve-shard",
+        s(file),
+        "--index",
+        &i.to_string(),
+        "--out",
+        s(out),
+        "--threads",
+        "1",
+        "-q",
+    ]);
+}
+
+fn merge(file: &Path, out: &Path) -> Json {
+    json(&ok(&["merge", s(file), s(out), "--json"]))
+}
+
+/// The moves `analyse` scores best, and their score.
+fn best_moves(game: &[&str]) -> Option<Vec<String>> {
+    let mut args = vec!["analyse"];
+    args.extend(game);
+    args.push("--json");
+    let out = cutoff(&args, &[]);
+    if !out.status.success() {
+        return None;
+    }
+    let a = json(&String::from_utf8_lossy(&out.stdout));
+    let moves = a["moves"].as_array()?;
+    let best = moves.iter().filter_map(|m| m["value"].as_i64()).max()?;
+    Some(
+        moves
+            .iter()
+            .filter(|m| m["value"].as_i64() == Some(best))
+            .filter_map(|m| m["move"].as_str().map(str::to_string))
+            .collect(),
+    )
+}
+
+/// Split, solve every shard in three orders (forward, backward, one shard twice) and merge:
+/// each time the value is `solve`'s and the best move is one of the best.
+fn agrees_with_solve(name: &str, game: &[&str], depth: usize, shards: usize) {
+    let mut args = vec!["solve"];
+    args.extend(game);
+    args.extend(["--json", "-q", "--threads", "1"]);
+    let direct = json(&ok(&args));
+    let dir = scratch(name);
+    let file = split(&dir, game, depth, shards);
+    let header = json(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap(),
+    );
+    assert_eq!(header["shards"], shards);
+    let orders: [Vec<usize>; 3] = [
+        (0..shards).collect(),
+        (0..shards).rev().collect(),
+        (0..shards).chain([0]).collect(),
+    ];
+    for (k, order) in orders.iter().enumerate() {
+        let out = dir.join(format!("results-{k}"));
+        for &i in order {
+            solve_shard(&file, &out, i);
+        }
+        let m = merge(&file, &out);
+        assert_eq!(m["value"], direct["value"], "{name} order {k}");
+        assert_eq!(m["exact"], true);
+        assert_eq!(m["shards"], shards);
+        assert_eq!(m["frontier"], header["frontier"]);
+        assert!(m["nodes"].as_u64().unwrap() > 0);
+        let best = m["best_move"].as_str().expect("a best move");
+        match best_moves(game) {
+            Some(ok) => assert!(
+                ok.contains(&best.to_string()),
+                "{name}: {best} not in {ok:?}"
+            ),
+            None => assert_eq!(m["best_move"], direct["best_move"]),
+        }
+        // The line starts with the best move and is legal all the way.
+        let pv: Vec<&str> = m["pv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert_eq!(pv.first().copied(), Some(best));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn connect4_split_merges_to_the_solved_value() {
+    agrees_with_solve("c4", &["connect4", "274552224131661"], 3, 4);
+    agrees_with_solve("c4b", &["connect4", "5455174361263362"], 2, 3);
+}
+
+#[test]
+fn tictactoe_split_merges_to_the_solved_value() {
+    agrees_with_solve("ttt", &["tictactoe"], 2, 3);
+    agrees_with_solve("ttt2", &["tictactoe", "X../.O./..."], 3, 2);
+}
+
+#[test]
+fn control_split_merges_to_the_solved_value() {
+    agrees_with_solve("control", &["control", "0110/1011/1101/0110"], 1, 2);
+    agrees_with_solve(
+        "control6",
+        &["control", "010001/101000/010100/001010/000101/100010"],
+        2,
+        3,
+    );
+}
+
+#[test]
+fn mirror_images_and_transpositions_share_a_line() {
+    let dir = scratch("mirror");
+    let file = split(&dir, &["connect4"], 2, 1);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let header = json(text.lines().next().unwrap());
+    // 49 paths of two moves to 49 distinct positions; mirror images pair 1-2 with 7-6 and so
+    // on, all but 4-4, which is its own: 24 pairs and one.
+    assert_eq!(header["paths"], 49);
+    assert_eq!(header["frontier"], 25);
+    let paths: usize = text
+        .lines()
+        .skip(1)
+        .map(|l| json(l)["paths"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(paths, 49);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_index_comes_from_slurm_or_kubernetes() {
+    let dir = scratch("env");
+    let file = split(&dir, &["connect4", "274552224131661"], 2, 2);
+    let out = dir.join("r");
+    for (var, i) in [("SLURM_ARRAY_TASK_ID", "0"), ("JOB_COMPLETION_INDEX", "1")] {
+        let o = cutoff(
+            &["solve-shard", s(&file), "--out", s(&out), "-q"],
+            &[(var, i)],
+        );
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert!(out.join(format!("shard-0000{i}.json")).exists());
+    }
+    // Rerun: skipped, the file untouched.
+    let before = std::fs::read(out.join("shard-00000.json")).unwrap();
+    let o = cutoff(
+        &["solve-shard", s(&file), "--index", "0", "--out", s(&out)],
+        &[],
+    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains("skipped"));
+    assert_eq!(std::fs::read(out.join("shard-00000.json")).unwrap(), before);
+    let e = fails(&["solve-shard", s(&file), "--out", s(&out)]);
+    assert!(e.contains("no shard index"), "{e}");
+    let e = fails(&["solve-shard", s(&file), "--index", "2", "--out", s(&out)]);
+    assert!(e.contains("out of range"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn merge_refuses_missing_truncated_and_foreign_results() {
+    let dir = scratch("bad");
+    let file = split(&dir, &["connect4", "274552224131661"], 2, 3);
+    let out = dir.join("r");
+    solve_shard(&file, &out, 0);
+    solve_shard(&file, &out, 2);
+    let e = fails(&["merge", s(&file), s(&out)]);
+    assert!(
+        e.contains("1 of 3 shards have no result") && e.contains(": 1"),
+        "{e}"
+    );
+    solve_shard(&file, &out, 1);
+    merge(&file, &out);
+
+    // Truncated.
+    let r1 = out.join("shard-00001.json");
+    let whole = std::fs::read(&r1).unwrap();
+    std::fs::write(&r1, &whole[..whole.len() / 2]).unwrap();
+    let e = fails(&["merge", s(&file), s(&out)]);
+    assert!(e.contains("shard 1") && e.contains("truncated"), "{e}");
+    std::fs::write(&r1, &whole).unwrap();
+
+    // Foreign: a result of another split of the same shape.
+    let other_dir = dir.join("other");
+    std::fs::create_dir_all(&other_dir).unwrap();
+    let other = split(&other_dir, &["connect4", "5455174361263362"], 2, 3);
+    let other_out = other_dir.join("r");
+    solve_shard(&other, &other_out, 1);
+    std::fs::copy(other_out.join("shard-00001.json"), &r1).unwrap();
+    let e = fails(&["merge", s(&file), s(&out)]);
+    assert!(e.contains("shard 1") && e.contains("another split"), "{e}");
+    // solve-shard will not overwrite it either.
+    let e = fails(&["solve-shard", s(&file), "--index", "1", "--out", s(&out)]);
+    assert!(e.contains("another split"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn split_rejects_bad_settings() {
+    let dir = scratch("args");
+    let f = dir.join("x.jsonl");
+    let e = fails(&["split", "connect4", "4453", "--out", s(&f)]);
+    assert!(e.contains("--depth"), "{e}");
+    let e = fails(&[
+        "split",
+        "connect4",
+        "--depth",
+        "2",
+        "--shards",
+        "0",
+        "--out",
+        s(&f),
+    ]);
+    assert!(e.contains("--shards"), "{e}");
+    let e = fails(&["merge", s(&f)]);
+    assert!(e.contains("cannot read"), "{e}");
+    std::fs::write(&f, "not json\n").unwrap();
+    let e = fails(&["merge", s(&f)]);
+    assert!(e.contains("not a split file"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_line_through_a_mirror_image_is_mirrored() {
+    // A symmetric position: each frontier line below it stands for a path and its mirror
+    // image, and the merged line must be played on the side the best path actually took.
+    let pos = "147444442266";
+    let dir = scratch("mirrorline");
+    let file = split(&dir, &["connect4", pos], 2, 2);
+    let out = dir.join("r");
+    for i in 0..2 {
+        solve_shard(&file, &out, i);
+    }
+    let m = merge(&file, &out);
+    let direct = json(&ok(&["solve", "connect4", pos, "--json", "-q"]));
+    assert_eq!(m["value"], direct["value"]);
+    let pv: String = m["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(pv.len() > 4, "a line past the frontier: {pv}");
+    // Every move legal, and two plies in the value is the same for the same side.
+    let whole = format!("{pos}{pv}");
+    let end = cutoff(&["solve", "connect4", &whole, "--json", "-q"], &[]);
+    assert!(
+        end.status.success() || String::from_utf8_lossy(&end.stderr).contains("game ended"),
+        "{}",
+        String::from_utf8_lossy(&end.stderr)
+    );
+    for k in [2, 4] {
+        let p = format!("{pos}{}", &pv[..k]);
+        let v = json(&ok(&["solve", "connect4", &p, "--json", "-q"]));
+        assert_eq!(v["value"], direct["value"], "after {}", &pv[..k]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

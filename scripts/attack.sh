@@ -453,6 +453,48 @@ for a in star1 star2 expectiminimax maxn paranoid brs; do
   attack "solve tictactoe --algo $a" $n solve tictactoe --algo "$a"
 done
 
+# Split files and shard results: malformed, truncated, foreign, hostile.
+"$bin" split connect4 "$late" --depth 2 --shards 3 --out split.ok >/dev/null 2>&1
+"$bin" split connect4 "${late%?}" --depth 2 --shards 3 --out split.other >/dev/null 2>&1
+head -c 200 split.ok > split.trunc
+printf '{"cutoff_split":1}\n' > split.header
+printf '%s\n' "$longx" > split.long
+{ head -n 1 split.ok; printf '{"id":0,"shard":99,"cost":1,"position":"x","paths":[["1"]]}\n'; } > split.badshard
+{ head -n 1 split.ok | sed 's/"frontier":[0-9]*/"frontier":1/'; printf '{"id":0,"shard":0,"cost":1,"position":"x","paths":[["%s"]]}\n' "$esc"; } > split.badmove
+{ head -n 1 split.ok | sed 's/"frontier":[0-9]*/"frontier":1/'; printf '{"id":0,"shard":0,"cost":1,"position":"x","paths":[["1"]],"window":[3,1]}\n'; } > split.badwindow
+for f in split.ok split.trunc split.header split.long split.badshard split.badmove split.badwindow bigmoves.suite nonutf8.suite adir missing; do
+  attack "solve-shard $f" $n solve-shard "$f" --index 0 --out "res.$f" --threads 1
+  attack "merge $f" $n merge "$f" "res.$f"
+  attack "plan $f" $n plan "$f" "res.$f" --out plan.out
+done
+mkdir -p res.mixed
+"$bin" solve-shard split.other --index 0 --out res.other --threads 1 -q >/dev/null 2>&1
+cp res.other/shard-00000.json res.mixed/ 2>/dev/null
+attack "merge with a foreign result" $n merge split.ok res.mixed
+attack "solve-shard over a foreign result" $n solve-shard split.ok --index 0 --out res.mixed
+head -c 50 res.other/shard-00000.json > res.mixed/shard-00000.json 2>/dev/null
+attack "merge with a truncated result" $n merge split.ok res.mixed
+for v in -1 3 99999999999999999999 x "$longx" "$esc"; do
+  attack "solve-shard --index '${v:0:12}'" $n solve-shard split.ok --index "$v" --out res.idx
+  SLURM_ARRAY_TASK_ID=$v attack "solve-shard SLURM_ARRAY_TASK_ID='${v:0:12}'" $n solve-shard split.ok --out res.idx
+done
+for w in 1,1 2,1 x a,b "1,$longx" -99999999999,1 1 ,; do
+  attack "split --window '${w:0:12}'" $n split connect4 "$late" --depth 1 --window="$w" --out split.w
+  attack "solve-shard --window '${w:0:12}'" $n solve-shard split.ok --index 0 --window="$w" --out res.w
+done
+for d in 0 65 99999999999999999999 -1 x; do
+  attack "split --depth '$d'" $n split connect4 "$late" --depth "$d" --out split.d
+done
+for k in 0 1000001 -1 x; do
+  attack "split --shards '$k'" $n split connect4 "$late" --depth 1 --shards "$k" --out split.k
+done
+attack "split random" $n split random --branching 2 --depth 3 --out split.r
+attack "split pig" $n split pig --depth 1 --out split.p
+attack "split to a folder" $n split connect4 "$late" --depth 1 --out adir
+attack "split to a missing folder" $n split connect4 "$late" --depth 1 --out missing/dir/x
+attack "split empty board depth 8 (over the path limit)" $n split connect4 --depth 8 --estimate-depth 0 --out split.big
+attack "split --estimate-depth 65" $n split connect4 "$late" --depth 1 --estimate-depth 65 --out split.e
+
 echo
 echo "$total inputs, ${#flagged[@]} flagged"
 for f in "${flagged[@]}"; do

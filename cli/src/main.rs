@@ -47,6 +47,8 @@ enum Command {
     SolveShard(cutoff_cli::cmd::solve_shard::Args),
     /// Check every shard's result and back the values up to the split position.
     Merge(cutoff_cli::cmd::merge::Args),
+    /// From a solved pass of a split, write the next pass: only the lines the value needs.
+    Plan(cutoff_cli::cmd::plan::Args),
 }
 
 /// Lets a closed pipe end the program quietly, as it does any Unix filter: Rust ignores
@@ -97,6 +99,7 @@ fn main() -> ExitCode {
         Command::Split(args) => cutoff_cli::cmd::split::run(args),
         Command::SolveShard(args) => cutoff_cli::cmd::solve_shard::run(args),
         Command::Merge(args) => cutoff_cli::cmd::merge::run(args),
+        Command::Plan(args) => cutoff_cli::cmd::plan::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

@@ -91,6 +91,21 @@ pub struct Header {
     pub paths: usize,
     /// The depth of the searches that estimated each line's cost (0: none, every line 1).
     pub estimate_depth: usize,
+    /// The game's value range: what a line's bound leaves open on its other side.
+    pub range: [Value; 2],
+    /// 1 for a split; each `cutoff plan` writes the next pass.
+    #[serde(default = "first_pass")]
+    pub pass: u32,
+    /// Nodes searched by the earlier passes, counted into merge's total.
+    #[serde(default)]
+    pub prior_nodes: u64,
+    /// Wall time of the earlier passes' shards, in seconds.
+    #[serde(default)]
+    pub prior_seconds: f64,
+}
+
+fn first_pass() -> u32 {
+    1
 }
 
 /// A frontier position.
@@ -99,8 +114,9 @@ pub struct Line {
     /// Its stable id: lines are numbered in the order a depth-first walk of the moves, in the
     /// game's order, first meets them.
     pub id: usize,
-    /// The shard that solves it.
-    pub shard: usize,
+    /// The shard that solves it; `null` when this pass need not solve it (its `known`
+    /// interval settles what the split position needs of it).
+    pub shard: Option<usize>,
     /// Its estimated cost: the nodes of a shallow search of it.
     pub cost: u64,
     /// The position, as `cutoff solve` takes it where the game can say so, else in words.
@@ -108,6 +124,12 @@ pub struct Line {
     /// Every path of moves from the split position that reaches it (or its mirror image); the
     /// first is the one solve-shard plays.
     pub paths: Vec<Vec<String>>,
+    /// The window to solve it in (see `cutoff::solver::Solver::window`); absent: exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<[Value; 2]>,
+    /// What earlier passes proved of its value: `[lo, hi]`; absent: nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<[Value; 2]>,
 }
 
 /// The solved value of one line.
@@ -231,12 +253,20 @@ impl Split {
                     lines.len()
                 ));
             }
-            if line.shard >= header.shards {
+            if let Some(sh) = line.shard.filter(|&sh| sh >= header.shards) {
                 return Err(format!(
-                    "'{what}' line {}: shard {} of {}",
+                    "'{what}' line {}: shard {sh} of {}",
                     i + 1,
-                    line.shard,
                     header.shards
+                ));
+            }
+            if let Some([a, b]) = line.window.filter(|[a, b]| a >= b) {
+                return Err(format!("'{what}' line {}: empty window [{a}, {b}]", i + 1));
+            }
+            if let Some([a, b]) = line.known.filter(|[a, b]| a > b) {
+                return Err(format!(
+                    "'{what}' line {}: empty interval [{a}, {b}]",
+                    i + 1
                 ));
             }
             if line.paths.is_empty() {
@@ -262,9 +292,207 @@ impl Split {
     pub fn shard_ids(&self, shard: usize) -> Vec<usize> {
         self.lines
             .iter()
-            .filter(|l| l.shard == shard)
+            .filter(|l| l.shard == Some(shard))
             .map(|l| l.id)
             .collect()
+    }
+}
+
+/// What a line's result proves of its value, as `[lo, hi]`, within the game's `range`.
+pub fn proved(r: &Solved, range: [Value; 2]) -> Result<[Value; 2], String> {
+    match r.bound.as_str() {
+        "exact" => Ok([r.value, r.value]),
+        "upper" => Ok([range[0], r.value]),
+        "lower" => Ok([r.value, range[1]]),
+        other => Err(format!(
+            "line {}: unknown bound '{}'",
+            r.id,
+            cutoff::game::quote(other)
+        )),
+    }
+}
+
+/// Every shard's result in `dir`, checked (see [`read_result`]): each line's result by id
+/// (`None` for lines this pass does not solve), and the shards' total wall time. Names the
+/// missing shards if any.
+pub fn load(split: &Split, dir: &std::path::Path) -> Result<(Vec<Option<Solved>>, f64), String> {
+    let n = split.header.shards;
+    let mut solved: Vec<Option<Solved>> = vec![None; split.lines.len()];
+    let mut missing = Vec::new();
+    let mut seconds = 0.0;
+    for i in 0..n {
+        match read_result(split, dir, i)? {
+            None => missing.push(i),
+            Some(r) => {
+                seconds += r.seconds;
+                for l in r.lines {
+                    let id = l.id;
+                    solved[id] = Some(l);
+                }
+            }
+        }
+    }
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().take(20).map(|i| i.to_string()).collect();
+        let more = if missing.len() > 20 { ", ..." } else { "" };
+        return Err(format!(
+            "{} of {n} shards have no result in '{}': {}{more}",
+            missing.len(),
+            crate::cmd::shown_path(&dir.to_string_lossy()),
+            list.join(", ")
+        ));
+    }
+    Ok((solved, seconds))
+}
+
+/// Each line's interval: what earlier passes knew, narrowed by this pass's result.
+pub fn intervals(split: &Split, solved: &[Option<Solved>]) -> Result<Vec<[Value; 2]>, String> {
+    let range = split.header.range;
+    split
+        .lines
+        .iter()
+        .zip(solved)
+        .map(|(line, r)| {
+            let mut iv = line.known.unwrap_or(range);
+            if let Some(r) = r {
+                let [lo, hi] = proved(r, range)?;
+                iv = [iv[0].max(lo), iv[1].min(hi)];
+                if iv[0] > iv[1] {
+                    return Err(format!(
+                        "line {}: this pass's result {} {} contradicts the earlier passes' [{}, {}]",
+                        line.id,
+                        r.bound,
+                        r.value,
+                        line.known.unwrap_or(range)[0],
+                        line.known.unwrap_or(range)[1]
+                    ));
+                }
+            }
+            Ok(iv)
+        })
+        .collect()
+}
+
+/// The tree of a split's paths: the positions between the split position and the frontier,
+/// each a node with its children by move, or a frontier line. Node 0 is the split position;
+/// a child always comes after its parent.
+pub struct PathTree {
+    /// Each node's children, as (move text, node).
+    pub children: Vec<Vec<(String, usize)>>,
+    /// The frontier line a node is, if it is one.
+    pub line: Vec<Option<usize>>,
+}
+
+impl PathTree {
+    /// The tree of every path of `split`.
+    pub fn new(split: &Split) -> Result<PathTree, String> {
+        let mut t = PathTree {
+            children: vec![Vec::new()],
+            line: vec![None],
+        };
+        for line in &split.lines {
+            for path in &line.paths {
+                let mut node = 0;
+                for mv in path {
+                    node = match t.children[node].iter().find(|(m, _)| m == mv) {
+                        Some(&(_, c)) => c,
+                        None => {
+                            t.children.push(Vec::new());
+                            t.line.push(None);
+                            let c = t.children.len() - 1;
+                            t.children[node].push((mv.clone(), c));
+                            c
+                        }
+                    };
+                }
+                if t.line[node].is_some_and(|l| l != line.id) || !t.children[node].is_empty() {
+                    return Err(format!(
+                        "the split file is inconsistent: a path of line {} ends where another \
+                         line's does or passes through",
+                        line.id
+                    ));
+                }
+                t.line[node] = Some(line.id);
+            }
+        }
+        Ok(t)
+    }
+
+    /// Every node's interval, from the lines' (negamax: a node's value is the most of its
+    /// children's negated values, so its bounds are the most of their negated bounds).
+    pub fn back_up(&self, lines: &[[Value; 2]]) -> Vec<[Value; 2]> {
+        let mut iv = vec![[0, 0]; self.children.len()];
+        // Children come after their parents: backwards, every child is done first.
+        for n in (0..self.children.len()).rev() {
+            iv[n] = match self.line[n] {
+                Some(id) => lines[id],
+                None => {
+                    let mut b = [Value::MIN, Value::MIN];
+                    for &(_, c) in &self.children[n] {
+                        b = [b[0].max(-iv[c][1]), b[1].max(-iv[c][0])];
+                    }
+                    b
+                }
+            };
+        }
+        iv
+    }
+
+    /// The windows in which lines must be solved so that the split position's value comes
+    /// out exact, given every node's interval `iv` so far: alpha-beta over intervals. A node
+    /// needs nothing if its interval already settles it within its window; a child that
+    /// cannot rise above both the window and its brothers' proven lower bounds needs nothing
+    /// either; every other child gets the window between those and the node's beta. Solved
+    /// fail-hard in these windows, the lines settle the root in one more pass.
+    pub fn plan(&self, iv: &[[Value; 2]]) -> Vec<Option<[Value; 2]>> {
+        let mut need: Vec<Option<[Value; 2]>> = vec![None; self.line.iter().flatten().count()];
+        if let Some(&[lo, hi]) = iv.first() {
+            if lo < hi {
+                self.select(0, lo - 1, hi + 1, iv, &mut need);
+            }
+        }
+        need
+    }
+
+    fn select(
+        &self,
+        n: usize,
+        alpha: Value,
+        beta: Value,
+        iv: &[[Value; 2]],
+        need: &mut [Option<[Value; 2]>],
+    ) {
+        let [lo, hi] = iv[n];
+        if lo >= beta || hi <= alpha || lo == hi {
+            return;
+        }
+        if let Some(id) = self.line[n] {
+            let w = [alpha.max(lo - 1), beta.min(hi + 1)];
+            need[id] = Some(match need[id] {
+                Some([a, b]) => [a.min(w[0]), b.max(w[1])],
+                None => w,
+            });
+            return;
+        }
+        // The two best proven lower bounds among the children, as the parent sees them.
+        let los: Vec<Value> = self.children[n].iter().map(|&(_, c)| -iv[c][1]).collect();
+        let (mut first, mut second) = (Value::MIN, Value::MIN);
+        let mut arg = usize::MAX;
+        for (k, &l) in los.iter().enumerate() {
+            if l > first {
+                (second, first, arg) = (first, l, k);
+            } else if l > second {
+                second = l;
+            }
+        }
+        for (k, &(_, c)) in self.children[n].iter().enumerate() {
+            let others = if k == arg { second } else { first };
+            let t = alpha.max(others);
+            if -iv[c][0] <= t {
+                continue;
+            }
+            self.select(c, -beta, -t, iv, need);
+        }
     }
 }
 
@@ -324,6 +552,11 @@ pub fn read_result(
         ));
     }
     Ok(Some(r))
+}
+
+/// `v` as one line of JSON.
+pub fn json_line<T: Serialize>(v: &T) -> Result<String, String> {
+    serde_json::to_string(v).map_err(|e| format!("cannot write JSON: {e}"))
 }
 
 /// Writes `bytes` to `path` atomically: into a temporary file beside it, flushed to disk, then
@@ -420,6 +653,85 @@ mod tests {
         let s = balance(&[5, 3], 4);
         assert_ne!(s[0], s[1]);
         assert!(s.iter().all(|&x| x < 4));
+    }
+
+    /// A random tree of paths (depth up to 4, 1 to 4 children) with random leaf values.
+    fn random_tree(seed: u64) -> (PathTree, Vec<Value>) {
+        let mut rng = cutoff::rng::SplitMix64::new(seed);
+        let mut t = PathTree {
+            children: vec![Vec::new()],
+            line: vec![None],
+        };
+        let mut values = Vec::new();
+        let mut stack = vec![(0usize, 0usize)];
+        let depth = 1 + rng.next_u64() as usize % 4;
+        while let Some((n, d)) = stack.pop() {
+            if d == depth || (d > 0 && rng.next_u64().is_multiple_of(5)) {
+                t.line[n] = Some(values.len());
+                values.push((rng.next_u64() % 11) as Value - 5);
+                continue;
+            }
+            for k in 0..1 + rng.next_u64() % 4 {
+                t.children.push(Vec::new());
+                t.line.push(None);
+                let c = t.children.len() - 1;
+                t.children[n].push((k.to_string(), c));
+                stack.push((c, d + 1));
+            }
+        }
+        (t, values)
+    }
+
+    fn negamax(t: &PathTree, n: usize, values: &[Value]) -> Value {
+        match t.line[n] {
+            Some(id) => values[id],
+            None => t.children[n]
+                .iter()
+                .map(|&(_, c)| -negamax(t, c, values))
+                .max()
+                .unwrap(),
+        }
+    }
+
+    /// What a fail-hard solve of a line of value `v` in `(a, b)` proves.
+    fn solve_in(v: Value, [a, b]: [Value; 2], range: [Value; 2]) -> [Value; 2] {
+        if v <= a {
+            [range[0], a]
+        } else if v >= b {
+            [b, range[1]]
+        } else {
+            [v, v]
+        }
+    }
+
+    #[test]
+    fn one_planned_pass_settles_the_root_whatever_the_first_pass_proved() {
+        let range = [-5, 5];
+        for seed in 0..3000 {
+            let (t, values) = random_tree(seed);
+            let truth = negamax(&t, 0, &values);
+            // First pass: every line in one window of the root's, seen from its own side
+            // (here: the window of the line's parity, as split writes it).
+            let mut rng = cutoff::rng::SplitMix64::new(seed ^ 0xabc);
+            let a = (rng.next_u64() % 11) as Value - 6;
+            let b = a + 1 + (rng.next_u64() % 4) as Value;
+            let mut known: Vec<[Value; 2]> = values
+                .iter()
+                .map(|&v| solve_in(v, [a.min(4), b.min(5)], range))
+                .collect();
+            let iv = t.back_up(&known);
+            assert!(iv[0][0] <= truth && truth <= iv[0][1], "seed {seed}");
+            let need = t.plan(&iv);
+            for (id, w) in need.iter().enumerate() {
+                if let Some(w) = w {
+                    assert!(w[0] < w[1], "seed {seed}: empty window");
+                    let r = solve_in(values[id], *w, range);
+                    known[id] = [known[id][0].max(r[0]), known[id][1].min(r[1])];
+                }
+            }
+            let iv = t.back_up(&known);
+            assert_eq!(iv[0], [truth, truth], "seed {seed}: {need:?}");
+        }
     }
 
     #[test]

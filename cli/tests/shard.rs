@@ -324,3 +324,83 @@ fn a_line_through_a_mirror_image_is_mirrored() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A two-pass solve: the first pass within `window` (the split position's side), `plan`, the
+/// second pass, merge: `solve`'s value, with only the lines the proof needs solved twice.
+fn two_pass(name: &str, game: &[&str], depth: usize, window: &str) {
+    let mut args = vec!["solve"];
+    args.extend(game);
+    args.extend(["--json", "-q", "--threads", "1"]);
+    let direct = json(&ok(&args));
+    let dir = scratch(name);
+    let p1 = dir.join("p1.jsonl");
+    let d = depth.to_string();
+    let w = format!("--window={window}");
+    let mut args = vec!["split"];
+    args.extend(game);
+    args.extend(["--depth", &d, "--shards", "2", &w, "--out", s(&p1)]);
+    ok(&args);
+    let r1 = dir.join("r1");
+    for i in 0..2 {
+        solve_shard(&p1, &r1, i);
+    }
+    let p2 = dir.join("p2.jsonl");
+    ok(&["plan", s(&p1), s(&r1), "--out", s(&p2)]);
+    let r2 = dir.join("r2");
+    for i in 0..2 {
+        solve_shard(&p2, &r2, i);
+    }
+    let m = merge(&p2, &r2);
+    assert_eq!(m["value"], direct["value"], "{name}");
+    assert_eq!(m["exact"], true);
+    // The second pass solves no line the first settled exactly, and not every line.
+    let text = std::fs::read_to_string(&p2).unwrap();
+    let lines: Vec<Json> = text.lines().skip(1).map(json).collect();
+    for l in &lines {
+        let k = l["known"].as_array().unwrap();
+        if k[0] == k[1] {
+            assert!(l["shard"].is_null(), "{name}: line {} was settled", l["id"]);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn two_pass_splits_merge_to_the_solved_value() {
+    two_pass("tp-c4", &["connect4", "5455174361263362"], 3, "-1,1");
+    two_pass("tp-c4b", &["connect4", "5455174361263362"], 2, "-2,0");
+    two_pass("tp-c4c", &["connect4", "274552224131661"], 2, "2,4");
+    two_pass("tp-ttt", &["tictactoe"], 2, "-1,1");
+    two_pass(
+        "tp-control",
+        &["control", "010001/101000/010100/001010/000101/100010"],
+        2,
+        "0,1",
+    );
+}
+
+#[test]
+fn merge_says_when_a_pass_leaves_the_value_open() {
+    // Win, draw or loss only: a Connect Four loss's score is still open after it.
+    let pos = "5455174361263362";
+    let dir = scratch("open");
+    let p1 = dir.join("p1.jsonl");
+    ok(&[
+        "split",
+        "connect4",
+        pos,
+        "--depth",
+        "2",
+        "--window=-1,1",
+        "--out",
+        s(&p1),
+    ]);
+    let r1 = dir.join("r1");
+    solve_shard(&p1, &r1, 0);
+    let e = fails(&["merge", s(&p1), s(&r1)]);
+    assert!(
+        e.contains("not settled") && e.contains("cutoff plan"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -160,6 +160,7 @@ pub struct Solver<'a, G: Game> {
     algo: Option<Algorithm>,
     depth: Option<usize>,
     weak: bool,
+    window: Option<(Value, Value)>,
     threads: Threads,
     pool: Option<&'a rayon::ThreadPool>,
     parallel: ParallelConfig,
@@ -180,6 +181,7 @@ impl<'a, G: Game> Solver<'a, G> {
             algo: None,
             depth: None,
             weak: false,
+            window: None,
             threads: Threads::Auto,
             pool: None,
             parallel: ParallelConfig::default(),
@@ -212,6 +214,13 @@ impl<'a, G: Game> Solver<'a, G> {
     /// Weak solving: win, draw or loss only (the null-window solver only).
     pub fn weak(mut self, weak: bool) -> Self {
         self.weak = weak;
+        self
+    }
+
+    /// Bisects only `lo..=hi` (the null-window solver): the verdict is exact when the value
+    /// lies strictly between them, else the bound proved (at most `lo`, or at least `hi`).
+    pub fn window(mut self, window: Option<(Value, Value)>) -> Self {
+        self.window = window;
         self
     }
 
@@ -292,6 +301,11 @@ impl<'a, G: Game> Solver<'a, G> {
                 if budget { "a budget" } else { algo.name() }
             )));
         }
+        if self.window.is_some() && (self.weak || algo != Algorithm::Solve || budget) {
+            return Err(SolveError::Settings(
+                "a window needs the null-window solver (solve), exact, without a budget".into(),
+            ));
+        }
         if self.threads == Threads::Exactly(0) {
             return Err(SolveError::Settings("0 threads asked for".into()));
         }
@@ -330,6 +344,7 @@ impl<'a, G: Game> Solver<'a, G> {
         };
         let config = ParallelConfig {
             weak: self.weak,
+            window: self.window,
             want_move: true,
             depth: self.depth,
             ..self.parallel
@@ -417,6 +432,7 @@ impl<'a, G: Game> Solver<'a, G> {
             };
             let mut s = Searcher::new(self.game, self.root, self.depth)
                 .weak(self.weak)
+                .window(self.window)
                 .with_limits(Limits {
                     nodes: cap,
                     ..limits
@@ -475,6 +491,15 @@ impl<'a, G: Game> Solver<'a, G> {
                 out.verdict = settled(r.value, horizon, full);
                 out.best_move = r.best_move;
                 out.pv = r.pv;
+            }
+        }
+        if let (Some((a, b)), Verdict::Exact(v)) = (self.window, out.verdict) {
+            // A result on the window's edge is the bound it proved (see `Searcher::window`).
+            let (lo, hi) = self.game.value_range();
+            if v <= a {
+                out.verdict = Verdict::Bounds { lo, hi: v };
+            } else if v >= b {
+                out.verdict = Verdict::Bounds { lo: v, hi };
             }
         }
         out.elapsed = start.elapsed();

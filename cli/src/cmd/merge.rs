@@ -5,7 +5,7 @@
 use super::CliResult;
 use crate::output::Report;
 use crate::position::{AnyGame, Describe, GameVisitor};
-use crate::shard::{self, Solved, Split};
+use crate::shard::{self, PathTree, Solved, Split};
 use cutoff::{MoveBuffer, Notation, Value};
 use serde::Serialize;
 
@@ -39,57 +39,35 @@ pub fn run(args: &Args) -> CliResult {
         .dir
         .as_ref()
         .map_or_else(|| shard::default_dir(&args.file), std::path::PathBuf::from);
-    let n = split.header.shards;
-    let mut solved: Vec<Option<Solved>> = vec![None; split.lines.len()];
-    let mut missing = Vec::new();
-    let mut seconds = 0.0;
-    for i in 0..n {
-        match shard::read_result(&split, &dir, i)? {
-            None => missing.push(i),
-            Some(r) => {
-                seconds += r.seconds;
-                for l in r.lines {
-                    if l.bound != "exact" {
-                        return Err(format!(
-                            "shard {i}: line {} holds a bound ({} {}), not an exact value",
-                            l.id, l.bound, l.value
-                        ));
-                    }
-                    let id = l.id;
-                    solved[id] = Some(l);
-                }
-            }
-        }
-    }
-    if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().take(20).map(|i| i.to_string()).collect();
-        let more = if missing.len() > 20 { ", ..." } else { "" };
+    let (solved, seconds) = shard::load(&split, &dir)?;
+    let lines = shard::intervals(&split, &solved)?;
+    let tree = PathTree::new(&split)?;
+    let iv = tree.back_up(&lines);
+    let [lo, hi] = iv[0];
+    if lo != hi {
         return Err(format!(
-            "{} of {n} shards have no result in '{}': {}{more}",
-            missing.len(),
-            crate::cmd::shown_path(&dir.to_string_lossy()),
-            list.join(", ")
+            "the split position is not settled by this pass: its value lies in [{lo}, {hi}]; \
+             `cutoff plan {} {} --out NEXT` writes the pass that settles it",
+            crate::cmd::shown_path(&args.file),
+            crate::cmd::shown_path(&dir.to_string_lossy())
         ));
-    }
-    // `read_result` checked each shard's ids against the split, so every line is here.
-    let solved: Vec<Solved> = solved.into_iter().flatten().collect();
-    if solved.len() != split.lines.len() {
-        return Err("the results do not cover every line of the split".into());
     }
     let game = AnyGame::parse(&split.header.game.args()?)?;
     let scale = game.scale();
     let mut report = game.visit(Back {
         split: &split,
         solved: &solved,
+        tree: &tree,
+        iv: &iv,
     })?;
     if let Some(v) = report.value.as_mut() {
         *v *= scale;
     }
-    report.time_ms = seconds * 1e3;
+    report.time_ms = (seconds + split.header.prior_seconds) * 1e3;
     if args.json {
         let m = Merged {
             report,
-            shards: n,
+            shards: split.header.shards,
             frontier: split.lines.len(),
         };
         let text = serde_json::to_string(&m).map_err(|e| format!("cannot write JSON: {e}"))?;
@@ -98,7 +76,7 @@ pub fn run(args: &Args) -> CliResult {
         println!(
             "{}",
             report.text_with(&[
-                ("shards", n.to_string()),
+                ("shards", split.header.shards.to_string()),
                 ("frontier", split.lines.len().to_string()),
             ])
         );
@@ -108,104 +86,62 @@ pub fn run(args: &Args) -> CliResult {
 
 struct Back<'a> {
     split: &'a Split,
-    solved: &'a [Solved],
+    solved: &'a [Option<Solved>],
+    tree: &'a PathTree,
+    iv: &'a [[Value; 2]],
 }
 
 impl GameVisitor for Back<'_> {
     type Output = Result<Report, String>;
     fn visit<G: Describe>(self, game: &G) -> Result<Report, String> {
-        back_up(game, self.split, self.solved)
+        report(game, &self)
     }
 }
 
-/// The tree of the split's paths: each node a position between the split position and the
-/// frontier, its children by move text, or a frontier line.
-#[derive(Default)]
-struct Trie {
-    children: Vec<(String, usize)>,
-    line: Option<usize>,
-}
-
-/// Negamax over the paths' tree: the value of `node` from its side to move.
-fn value(trie: &[Trie], node: usize, solved: &[Solved]) -> Value {
-    let t = &trie[node];
-    match t.line {
-        Some(id) => solved[id].value,
-        None => t
-            .children
-            .iter()
-            .map(|&(_, c)| -value(trie, c, solved))
-            .max()
-            .unwrap_or(0),
-    }
-}
-
-fn back_up<G: Describe>(game: &G, split: &Split, solved: &[Solved]) -> Result<Report, String> {
-    let mut trie = vec![Trie::default()];
-    for line in &split.lines {
-        for path in &line.paths {
-            let mut node = 0;
-            for mv in path {
-                node = match trie[node].children.iter().find(|(m, _)| m == mv) {
-                    Some(&(_, c)) => c,
-                    None => {
-                        trie.push(Trie::default());
-                        let c = trie.len() - 1;
-                        trie[node].children.push((mv.clone(), c));
-                        c
-                    }
-                };
-            }
-            if trie[node].line.is_some_and(|l| l != line.id) || !trie[node].children.is_empty() {
-                return Err(format!(
-                    "the split file is inconsistent: a path of line {} ends where another \
-                     line's does or passes through",
-                    line.id
-                ));
-            }
-            trie[node].line = Some(line.id);
-        }
-    }
-    let root_value = value(&trie, 0, solved);
-    // The line: best children down to the frontier, then the frontier's own line.
+/// The report of the settled split position: its value, the line down the tree of paths
+/// through children that prove it (each one's negated lower bound reaches its parent's
+/// value, so each is settled too), then the frontier line's own line where it was solved
+/// exactly, and the nodes of every pass.
+fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, String> {
+    let (tree, iv) = (b.tree, b.iv);
+    let root_value = iv[0][0];
     let mut pos = game.initial();
     let mut node = 0;
-    let mut path: Vec<String> = Vec::new();
-    while trie[node].line.is_none() {
-        let v = value(&trie, node, solved);
-        let Some(&(ref mv, c)) = trie[node]
-            .children
-            .iter()
-            .find(|&&(_, c)| -value(&trie, c, solved) == v)
-        else {
+    let mut pv: Vec<String> = Vec::new();
+    while tree.line[node].is_none() {
+        let v = iv[node][0];
+        let Some((mv, c)) = tree.children[node].iter().find(|&&(_, c)| -iv[c][1] == v) else {
             break;
         };
         let m = game
             .parse_move(&pos, mv)
             .map_err(|e| format!("a path's move '{}': {e}", cutoff::game::quote(mv)))?;
         pos = game.play(&pos, m);
-        path.push(mv.clone());
-        node = c;
+        pv.push(mv.clone());
+        node = *c;
     }
-    let mut pv = path.clone();
-    if let Some(id) = trie[node].line {
-        pv.extend(frontier_line(
-            game,
-            &pos,
-            &split.lines[id].paths[0],
-            &solved[id].pv,
-        )?);
+    if let Some(id) = tree.line[node] {
+        if let Some(r) = b.solved[id].as_ref().filter(|r| r.bound == "exact") {
+            pv.extend(frontier_line(
+                game,
+                &pos,
+                &b.split.lines[id].paths[0],
+                &r.pv,
+            )?);
+        }
     }
-    let mut s = cutoff::Stats::default();
-    for l in solved {
+    let mut s = cutoff::Stats {
+        nodes: b.split.header.prior_nodes,
+        ..cutoff::Stats::default()
+    };
+    for l in b.solved.iter().flatten() {
         s.nodes += l.nodes;
         s.forced += l.forced;
         s.leaves += l.leaves;
         s.cutoffs += l.cutoffs;
         s.first_move_cutoffs += l.first_move_cutoffs;
-        s.max_ply = s.max_ply.max(l.max_ply + split.header.depth as u32);
+        s.max_ply = s.max_ply.max(l.max_ply + b.split.header.depth as u32);
     }
-    // The report of a solve whose line is `pv` from the split position.
     let root = game.initial();
     let mut line = Vec::new();
     let mut p = root;

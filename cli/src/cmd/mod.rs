@@ -4,6 +4,7 @@ pub mod analyse;
 pub mod cfr;
 pub mod judge;
 pub mod merge;
+pub mod plan;
 pub mod play;
 
 pub mod solve;

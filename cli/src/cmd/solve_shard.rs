@@ -30,6 +30,11 @@ pub struct Args {
     /// Transposition table size in MiB, one table kept warm across the shard's lines.
     #[arg(long, default_value_t = 64)]
     pub tt_mb: usize,
+    /// Solve every line only within this window, `A,B`, instead of the split file's
+    /// windows: a line then gets its value if it lies strictly between A and B, else the
+    /// bound proved.
+    #[arg(long, value_name = "A,B", value_parser = super::split::parse_window, allow_hyphen_values = true)]
+    pub window: Option<[cutoff::Value; 2]>,
     /// No line per solved position on standard error.
     #[arg(long, short)]
     pub quiet: bool,
@@ -121,24 +126,38 @@ fn solve<G: Describe>(
     let start = Instant::now();
     let mut lines = Vec::new();
     let mut nodes = 0;
-    for line in split.lines.iter().filter(|l| l.shard == index) {
+    for line in split.lines.iter().filter(|l| l.shard == Some(index)) {
+        let window = args.window.or(line.window);
         let pos = play_path(game, &line.paths[0]).map_err(|e| format!("line {}: {e}", line.id))?;
         let out = Solver::new(game)
             .position(pos)
             .thread_policy(threads)
             .table(&tt)
             .stop_flag(stop)
+            .window(window.map(|[a, b]| (a, b)))
             .run()
             .map_err(|e| e.to_string())?;
-        let Verdict::Exact(value) = out.verdict else {
-            return Err(format!(
-                "interrupted while solving line {} of shard {index}; nothing written",
-                line.id
-            ));
+        let (value, bound) = match (out.stopped, out.verdict) {
+            (None, Verdict::Exact(v)) => (v, "exact"),
+            // A window's edge: the bound it proved.
+            (None, Verdict::Bounds { lo, hi }) if window.is_some() => {
+                if hi <= window.map_or(hi, |w| w[0]) {
+                    (hi, "upper")
+                } else {
+                    (lo, "lower")
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "interrupted while solving line {} of shard {index}; nothing written",
+                    line.id
+                ))
+            }
         };
         let mut p = pos;
-        let pv = out
-            .pv
+        // A bound has no line of its own.
+        let line_moves = if bound == "exact" { &out.pv[..] } else { &[] };
+        let pv = line_moves
             .iter()
             .map(|&mv| {
                 let t = game.format_move(&p, mv);
@@ -150,7 +169,7 @@ fn solve<G: Describe>(
         nodes += s.nodes;
         if !args.quiet {
             eprintln!(
-                "shard {index}: line {} value {value}, {} nodes, {:.1} ms",
+                "shard {index}: line {} value {value} ({bound}), {} nodes, {:.1} ms",
                 line.id,
                 s.nodes,
                 out.elapsed.as_secs_f64() * 1e3
@@ -159,7 +178,7 @@ fn solve<G: Describe>(
         lines.push(Solved {
             id: line.id,
             value,
-            bound: "exact".into(),
+            bound: bound.into(),
             pv,
             nodes: s.nodes,
             forced: s.forced,

@@ -28,6 +28,29 @@ pub struct Args {
     /// positions only).
     #[arg(long, default_value_t = 8)]
     pub estimate_depth: usize,
+    /// Solve the split position only within this window, `A,B`: each line gets it from its
+    /// own side. The first pass of a two-pass solve (`-1,1` says win, draw or loss; a null
+    /// window around a guess tests it); `cutoff plan` then picks what the next pass must
+    /// solve.
+    #[arg(long, value_name = "A,B", value_parser = parse_window, allow_hyphen_values = true)]
+    pub window: Option<[cutoff::Value; 2]>,
+}
+
+/// Reads a window `A,B` with A < B.
+pub fn parse_window(s: &str) -> Result<[cutoff::Value; 2], String> {
+    let bad = || {
+        format!(
+            "expected a window A,B of two integers with A < B, got '{}'",
+            cutoff::game::quote(s)
+        )
+    };
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let a: cutoff::Value = a.trim().parse().map_err(|_| bad())?;
+    let b: cutoff::Value = b.trim().parse().map_err(|_| bad())?;
+    if a >= b || a.abs() > 1_000_000 || b.abs() > 1_000_000 {
+        return Err(bad());
+    }
+    Ok([a, b])
 }
 
 /// Runs `cutoff split`.
@@ -108,9 +131,15 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
         frontier: f.lines.len(),
         paths: f.paths,
         estimate_depth: args.estimate_depth,
+        range: {
+            let (lo, hi) = game.value_range();
+            [lo, hi]
+        },
+        pass: 1,
+        prior_nodes: 0,
+        prior_seconds: 0.0,
     };
-    let json = |v: &dyn erased::Ser| v.json();
-    let mut out = json(&header)?;
+    let mut out = shard::json_line(&header)?;
     out.push('\n');
     for (id, (pos, paths)) in f.lines.iter().enumerate() {
         let position = game
@@ -118,12 +147,22 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
             .unwrap_or_else(|| game.describe(pos));
         let line = Line {
             id,
-            shard: shards[id],
+            shard: Some(shards[id]),
             cost: costs[id],
             position,
             paths: paths.clone(),
+            // The window is the split position's: a line an odd number of plies below it
+            // sees it from the other side.
+            window: args.window.map(|[a, b]| {
+                if paths[0].len() % 2 == 1 {
+                    [-b, -a]
+                } else {
+                    [a, b]
+                }
+            }),
+            known: None,
         };
-        out.push_str(&json(&line)?);
+        out.push_str(&shard::json_line(&line)?);
         out.push('\n');
     }
     shard::write_atomic(std::path::Path::new(&args.out), out.as_bytes())?;
@@ -149,19 +188,6 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
         count.iter().max().copied().unwrap_or(0),
     );
     Ok(())
-}
-
-/// Serialising the header and the lines through one helper.
-mod erased {
-    /// A value written as one JSON line.
-    pub trait Ser {
-        fn json(&self) -> Result<String, String>;
-    }
-    impl<T: serde::Serialize> Ser for T {
-        fn json(&self) -> Result<String, String> {
-            serde_json::to_string(self).map_err(|e| format!("cannot write JSON: {e}"))
-        }
-    }
 }
 
 /// Walks every path of `left` more plies from `pos` (`path`: the moves so far), recording the

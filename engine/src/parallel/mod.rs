@@ -294,6 +294,8 @@ pub struct ParallelConfig {
     /// Search this many plies deep (`None`: to the end of the game), evaluating at the
     /// horizon; iterative deepening sets it.
     pub depth: Option<usize>,
+    /// The null-window solver's window (see [`Searcher::window`]); `None`: the game's range.
+    pub window: Option<(Value, Value)>,
     /// Keep every pool thread busy even beyond the machine's cores (see `on_cores`); tests set
     /// it so that they interleave as many threads as they ask for on any machine.
     pub oversubscribe: bool,
@@ -309,6 +311,7 @@ impl Default for ParallelConfig {
             weak: false,
             want_move: true,
             depth: None,
+            window: None,
             oversubscribe: false,
         }
     }
@@ -420,6 +423,7 @@ fn serial<G: Game>(
     let mut s = Searcher::new(game, root, config.depth)
         .with_limits(limits)
         .weak(config.weak)
+        .window(config.window)
         .want_move(config.want_move);
     if algo.uses_table() {
         s = s.with_table(tt);
@@ -460,6 +464,7 @@ fn worker<'g, G: Game>(
             progress: limits.progress,
         })
         .weak(config.weak)
+        .window(config.window)
         .want_move(config.want_move);
     // The first poll looks at the shared count at once and spaces the next ones by what a
     // node budget has left (see `Shared::check_every`).

@@ -208,6 +208,8 @@ pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
     next_check: u64,
     /// Solve only win, draw or loss (the null-window solver bisects -1..=1).
     weak: bool,
+    /// The null-window solver's window: it bisects this range only (see [`Searcher::window`]).
+    window: Option<(Value, Value)>,
     /// Whether the null-window solver also finds a best move and line (an extra pass).
     want_move: bool,
     /// Whether nodes keep their principal variation. The null-window solver turns it off:
@@ -260,6 +262,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             stopped: false,
             next_check: CHECK_EVERY,
             weak: false,
+            window: None,
             want_move: true,
             track_pv: true,
             published: 0,
@@ -292,6 +295,15 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     /// Sets the node, time and stop-flag limits.
     pub fn with_limits(mut self, limits: Limits<'g>) -> Self {
         self.limits = limits;
+        self
+    }
+
+    /// Makes [`Algorithm::Solve`] bisect only `lo..=hi` (clipped to the game's range), as
+    /// fail-hard alpha-beta with the window `(lo, hi)` would: a result strictly between `lo`
+    /// and `hi` is the value; `lo` says the value is at most `lo`, `hi` that it is at least
+    /// `hi`. Cheaper than an exact solve when only a bound is needed (a split's second pass).
+    pub fn window(mut self, window: Option<(Value, Value)>) -> Self {
+        self.window = window;
         self
     }
 

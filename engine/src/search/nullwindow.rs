@@ -27,6 +27,11 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         // quick wins, which the game's bounds prove in a few nodes (Begin-Easy: 25 times the
         // nodes of an exact solve with the narrow range, fewer than exact with this one).
         let (mut lo, mut hi) = self.game.value_range();
+        if let Some((a, b)) = self.window {
+            // Clipped to the game's range; an empty window settles at once.
+            lo = a.clamp(lo, hi);
+            hi = b.clamp(lo, hi);
+        }
         let mut guess = self.game.first_probe(&self.arena.ply(0).pos);
         let settled = |lo: Value, hi: Value| lo > 0 || hi < 0 || (lo == 0 && hi == 0);
         while lo < hi && !(self.weak && settled(lo, hi)) {

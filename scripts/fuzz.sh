@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every parser for a bounded time: the cargo fuzz targets in fuzz/ (tree files,
 # Connect Four move strings, tic-tac-toe boards, control matrices, Sim move strings, every
-# game's move notation, test-set lines, the two judge formats).
+# game's move notation, test-set lines, the two judge formats, split files).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #

@@ -219,9 +219,13 @@ impl Split {
     /// Reads and checks the split file at `path`: its header, and lines numbered 0, 1, ...
     /// with shards in range and at least one path each.
     pub fn read(path: &str) -> Result<Split, String> {
-        let bytes = read(path)?;
+        Split::parse(&read(path)?, path)
+    }
+
+    /// Reads and checks a split file's bytes (see [`Split::read`]); errors name it `path`.
+    pub fn parse(bytes: &[u8], path: &str) -> Result<Split, String> {
         let what = crate::cmd::shown_path(path);
-        let text = std::str::from_utf8(&bytes)
+        let text = std::str::from_utf8(bytes)
             .map_err(|_| format!("'{what}' is not a split file (not UTF-8 text)"))?;
         let mut rows = text
             .lines()
@@ -282,7 +286,7 @@ impl Split {
             ));
         }
         Ok(Split {
-            digest: digest(&bytes),
+            digest: digest(bytes),
             header,
             lines,
         })

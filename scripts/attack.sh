@@ -494,6 +494,10 @@ attack "split to a folder" $n split connect4 "$late" --depth 1 --out adir
 attack "split to a missing folder" $n split connect4 "$late" --depth 1 --out missing/dir/x
 attack "split empty board depth 8 (over the path limit)" $n split connect4 --depth 8 --estimate-depth 0 --out split.big
 attack "split --estimate-depth 65" $n split connect4 "$late" --depth 1 --estimate-depth 65 --out split.e
+for v in 70000 -1 x "$longx" "$esc"; do
+  attack "serve --port '${v:0:12}'" $n serve --port "$v"
+  attack "serve --host '${v:0:12}'" $n serve --host "$v"
+done
 
 echo
 echo "$total inputs, ${#flagged[@]} flagged"

@@ -10,6 +10,7 @@ pub mod judge;
 pub mod output;
 pub mod position;
 pub mod progress;
+pub mod serve;
 pub mod shard;
 pub mod suite;
 pub mod walk;

@@ -49,6 +49,8 @@ enum Command {
     Merge(cutoff_cli::cmd::merge::Args),
     /// From a solved pass of a split, write the next pass: only the lines the value needs.
     Plan(cutoff_cli::cmd::plan::Args),
+    /// Serve a local web page to play and analyse positions in a browser.
+    Serve(cutoff_cli::serve::Args),
 }
 
 /// Lets a closed pipe end the program quietly, as it does any Unix filter: Rust ignores
@@ -100,6 +102,7 @@ fn main() -> ExitCode {
         Command::SolveShard(args) => cutoff_cli::cmd::solve_shard::run(args),
         Command::Merge(args) => cutoff_cli::cmd::merge::run(args),
         Command::Plan(args) => cutoff_cli::cmd::plan::run(args),
+        Command::Serve(args) => cutoff_cli::serve::run(args),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,

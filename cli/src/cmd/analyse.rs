@@ -220,35 +220,16 @@ impl GameVisitor for Analyse<'_> {
             auto: self.args.threads.is_none(),
             stop: crate::interrupt::install(),
         };
-        let start = Instant::now();
-        let scores = score_moves(game, &pos, &engine).map_err(|nodes| {
+        let report = report(
+            game,
+            &pos,
+            &engine,
+            self.args.game.position.clone(),
+            self.scale,
+        )
+        .map_err(|nodes| {
             format!("interrupted after {nodes} nodes, before every move was scored")
         })?;
-        let time_ms = start.elapsed().as_secs_f64() * 1e3;
-        let outcome = game.outcome(&pos);
-        let best = scores.best();
-        let value = outcome.or(best.map(|(_, v)| v)).unwrap_or(0);
-        let rows: Vec<MoveJson> = scores
-            .moves
-            .iter()
-            .map(|&(mv, v)| MoveJson {
-                mv: game.format_move(&pos, mv),
-                value: v * self.scale,
-                explain: game.explain_value(&pos, v),
-            })
-            .collect();
-        let report = AnalyseJson {
-            game: game.name().to_string(),
-            position: self.args.game.position.clone(),
-            to_move: game.to_move_name(&pos).to_string(),
-            terminal: outcome.is_some(),
-            value: value * self.scale,
-            explain: game.explain_value(&pos, value),
-            best_move: best.map(|(mv, _)| game.format_move(&pos, mv)),
-            moves: rows,
-            nodes: scores.nodes,
-            time_ms,
-        };
         if self.args.json {
             let text =
                 serde_json::to_string(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
@@ -258,6 +239,45 @@ impl GameVisitor for Analyse<'_> {
         }
         Ok(())
     }
+}
+
+/// The report of `cutoff analyse` on `pos` (given on the command line as `position`): every
+/// move scored with `engine`, values times `scale` (-1 for trees with a MIN root). `Err` with
+/// the nodes searched if the stop flag was raised first.
+pub fn report<G: Describe>(
+    game: &G,
+    pos: &G::Pos,
+    engine: &Engine<'_>,
+    position: Option<String>,
+    scale: Value,
+) -> Result<AnalyseJson, u64> {
+    let start = Instant::now();
+    let scores = score_moves(game, pos, engine)?;
+    let time_ms = start.elapsed().as_secs_f64() * 1e3;
+    let outcome = game.outcome(pos);
+    let best = scores.best();
+    let value = outcome.or(best.map(|(_, v)| v)).unwrap_or(0);
+    let rows: Vec<MoveJson> = scores
+        .moves
+        .iter()
+        .map(|&(mv, v)| MoveJson {
+            mv: game.format_move(pos, mv),
+            value: v * scale,
+            explain: game.explain_value(pos, v),
+        })
+        .collect();
+    Ok(AnalyseJson {
+        game: game.name().to_string(),
+        position,
+        to_move: game.to_move_name(pos).to_string(),
+        terminal: outcome.is_some(),
+        value: value * scale,
+        explain: game.explain_value(pos, value),
+        best_move: best.map(|(mv, _)| game.format_move(pos, mv)),
+        moves: rows,
+        nodes: scores.nodes,
+        time_ms,
+    })
 }
 
 /// The text report: the position, a table of the moves and the totals.

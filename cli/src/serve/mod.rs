@@ -1,0 +1,172 @@
+//! `cutoff serve`: a local web server for playing and analysing positions in a browser. It is
+//! a thin layer over the library: a JSON API (`api.rs`) and one page whose files are embedded
+//! in the binary (`page/`), so nothing needs building or downloading to run it.
+//!
+//! Bounds: the server listens on 127.0.0.1 unless `--host` says otherwise (with a warning);
+//! no request reads or writes files; each search has its own table of at most
+//! [`TABLE_MIB`] MiB, runs at most [`TIME_LIMIT`], and at most [`SEARCHES`] run at once; a
+//! search stops as soon as its request goes away (the browser closed the page or moved on).
+
+mod api;
+
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The table each search gets, in MiB.
+pub const TABLE_MIB: usize = 64;
+/// The longest a search may run.
+pub const TIME_LIMIT: Duration = Duration::from_secs(20);
+/// Searches running at once; more wait for a turn, up to [`QUEUE_WAIT`].
+pub const SEARCHES: usize = 2;
+/// How long a request waits for a search slot before it is told the server is busy.
+pub const QUEUE_WAIT: Duration = Duration::from_secs(5);
+/// The largest request accepted, headers aside.
+pub const BODY_LIMIT: usize = 64 << 10;
+
+/// Arguments of `cutoff serve`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The port to listen on (0: any free port; the address is printed).
+    #[arg(long, default_value_t = 8642)]
+    pub port: u16,
+    /// The address to listen on. Anything but a loopback address lets other machines in:
+    /// a warning says so.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// Open the page in the default browser once the server listens.
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// What every handler shares.
+pub(crate) struct State {
+    /// Search slots (see [`SEARCHES`]).
+    pub slots: tokio::sync::Semaphore,
+}
+
+/// Runs `cutoff serve` until Ctrl-C or SIGTERM.
+pub fn run(args: &Args) -> Result<(), String> {
+    if !args.host.is_loopback() {
+        eprintln!(
+            "warning: listening on {}: other machines can reach this server and make it search",
+            args.host
+        );
+    }
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+    rt.block_on(serve(args))
+}
+
+async fn serve(args: &Args) -> Result<(), String> {
+    let addr = SocketAddr::new(args.host, args.port);
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let local = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the address listened on: {e}"))?;
+    let url = format!("http://{local}/");
+    // The first line of standard output is the address: scripts and tests read it.
+    println!("cutoff serve: {url}");
+    if args.open {
+        open_browser(&url);
+    }
+    let app = router(Arc::new(State {
+        slots: tokio::sync::Semaphore::new(SEARCHES),
+    }));
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown())
+        .await
+        .map_err(|e| format!("the server stopped: {e}"))
+}
+
+/// The routes: the page's files and the API.
+pub(crate) fn router(state: Arc<State>) -> Router {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { page("text/html; charset=utf-8", INDEX) }),
+        )
+        .route(
+            "/app.js",
+            get(|| async { page("text/javascript; charset=utf-8", APP) }),
+        )
+        .route(
+            "/style.css",
+            get(|| async { page("text/css; charset=utf-8", STYLE) }),
+        )
+        .nest("/api", api::routes())
+        .fallback(|| async { api::error(StatusCode::NOT_FOUND, "no such page") })
+        .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
+        .with_state(state)
+}
+
+const INDEX: &str = include_str!("page/index.html");
+const APP: &str = include_str!("page/app.js");
+const STYLE: &str = include_str!("page/style.css");
+
+/// An embedded file, with headers that keep the page to its own origin: no scripts, styles,
+/// fonts or frames from anywhere else.
+fn page(kind: &'static str, body: &'static str) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            (
+                header::CONTENT_SECURITY_POLICY,
+                "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'",
+            ),
+            (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}
+
+/// Asks the desktop to open `url`; says so on standard error if it cannot.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("cannot open a browser ({opener}: {e}); open {url} by hand");
+    }
+}

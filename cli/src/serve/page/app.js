@@ -48,7 +48,7 @@ function draw() {
   const host = $("board");
   host.textContent = "";
   if (state.game === "connect4") {
-    const svg = el("svg", { viewBox: "0 0 700 660", width: 560, role: "img" }, host);
+    const svg = el("svg", { viewBox: "0 0 700 660", width: 490, role: "img" }, host);
     el("rect", { x: 0, y: 40, width: 700, height: 620, rx: 16, class: "frame" }, svg);
     const cols = board();
     for (let c = 0; c < 7; c++) {
@@ -60,8 +60,10 @@ function draw() {
       }
       const s = scoreOf(c + 1);
       if (s) {
-        const t = el("text", { x: c * 100 + 50, y: 24, class: "score " + kind(s.value) }, g);
+        const t = el("text", { x: c * 100 + 50, y: 28, class: "score " + kind(s.value) }, g);
         t.textContent = (s.value > 0 ? "+" : "") + s.value;
+        // The words, shown when the pointer rests on the column.
+        el("title", {}, g).textContent = `column ${c + 1}: ${s.explain}`;
       }
       g.addEventListener("click", () => play(c + 1));
     }
@@ -110,8 +112,10 @@ function draw() {
   }
 }
 
+// A move may be played while a search runs: the search is dropped (its request aborted,
+// which stops it on the server) and the new position searched instead.
 function legal(move) {
-  if (state.busy || (state.scores && state.scores.terminal)) return false;
+  if (state.scores && state.scores.terminal) return false;
   if (state.game === "connect4") return board()[move - 1].length < 6;
   return board()[move - 1] === null;
 }

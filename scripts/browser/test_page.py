@@ -1,0 +1,89 @@
+"""End-to-end test of `cutoff serve` in a real browser: Debian's Chromium, headless, driven
+by Playwright (the Python package, which brings its own driver; no browser is downloaded:
+the system's Chromium is launched by path).
+
+    python3 scripts/browser/test_page.py CUTOFF CHROMIUM [SCREENSHOT_DIR]
+
+It starts `CUTOFF serve --port 0`, opens the page, plays 4453 by clicking the columns (two
+people, so that the solver does not answer), waits for the scores, and checks each column's
+score on the board and in the table against `CUTOFF analyse connect4 4453 --json`; then it
+loads the position from its URL, checks that undo takes the last move back, and takes a
+screenshot of the play view. Exit status 0 when every check holds.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+from playwright.sync_api import expect, sync_playwright
+
+
+def main():
+    cutoff, chromium = sys.argv[1], sys.argv[2]
+    shots = sys.argv[3] if len(sys.argv) > 3 else None
+    expected = json.loads(
+        subprocess.run(
+            [cutoff, "analyse", "connect4", "4453", "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
+    want = {m["move"]: m["value"] for m in expected["moves"]}
+    server = subprocess.Popen(
+        [cutoff, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        line = server.stdout.readline().strip()
+        assert line.startswith("cutoff serve: http://127.0.0.1:"), line
+        url = line.split(": ", 1)[1]
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
+            page = browser.new_page(viewport={"width": 1100, "height": 800})
+            errors = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            # The empty board's scores take minutes: the moves are played while the page
+            # searches, each one dropping the search before it.
+            page.goto(url + "?game=connect4")
+            page.wait_for_selector('g[data-col="4"]')
+            page.select_option("#opponent", "person")
+            for col in "4453":
+                page.click(f'g[data-col="{col}"]')
+            assert page.inner_text("#pos") == "4453", page.inner_text("#pos")
+            page.wait_for_selector("#scores tbody tr", timeout=60000)
+            check_scores(page, want)
+            # The URL holds the position: a fresh load shows the same scores.
+            assert page.url.endswith("pos=4453"), page.url
+            page.goto(page.url)
+            page.wait_for_selector("#scores tbody tr", timeout=60000)
+            check_scores(page, want)
+            if shots:
+                os.makedirs(shots, exist_ok=True)
+                page.screenshot(path=os.path.join(shots, "play.png"))
+            page.select_option("#opponent", "person")
+            page.click("#undo")
+            expect(page.locator("#pos")).to_have_text("445")
+            assert not errors, errors
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print("ok: the page plays 4453 and shows the seven scores `cutoff analyse` gives")
+
+
+def check_scores(page, want):
+    """Each column's score on the board and in the table is the one analyse gives."""
+    rows = page.eval_on_selector_all(
+        "#scores tbody tr",
+        "rows => rows.map(r => [...r.children].map(td => td.textContent))",
+    )
+    table = {r[0]: int(r[1]) for r in rows}
+    assert table == want, (table, want)
+    for col, value in want.items():
+        shown = page.text_content(f'g[data-col="{col}"] text.score')
+        assert int(shown) == value, (col, shown, value)
+
+
+if __name__ == "__main__":
+    main()

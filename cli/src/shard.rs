@@ -510,6 +510,11 @@ pub fn default_dir(split: &str) -> std::path::PathBuf {
     std::path::PathBuf::from(format!("{split}.results"))
 }
 
+/// The results folder `dir`, or the split file's default one.
+pub fn results_dir(split: &str, dir: Option<&String>) -> std::path::PathBuf {
+    dir.map_or_else(|| default_dir(split), std::path::PathBuf::from)
+}
+
 /// Reads shard `index`'s result in `dir` and checks it against `split`: `Ok(None)` if there
 /// is none, an error naming what is wrong if it is unreadable, truncated, of another split
 /// or incomplete.

@@ -64,6 +64,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Ports nobody listens on, so that a cluster already running here (on the default ports)
+# does not stop this one from starting.
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+SLURMCTLD_PORT=${SLURMCTLD_PORT:-$(free_port)}
+SLURMD_PORT=${SLURMD_PORT:-$(free_port)}
+while [[ $SLURMD_PORT == "$SLURMCTLD_PORT" ]]; do SLURMD_PORT=$(free_port); done
+export SLURMCTLD_PORT SLURMD_PORT
+
 t=$(now_ms)
 "$here/start.sh" "$state"
 echo "cluster start: $(secs $(($(now_ms) - t))) s"

@@ -35,10 +35,7 @@ struct Merged {
 /// Runs `cutoff merge`.
 pub fn run(args: &Args) -> CliResult {
     let split = Split::read(&args.file)?;
-    let dir = args
-        .dir
-        .as_ref()
-        .map_or_else(|| shard::default_dir(&args.file), std::path::PathBuf::from);
+    let dir = shard::results_dir(&args.file, args.dir.as_ref());
     let (solved, seconds) = shard::load(&split, &dir)?;
     let lines = shard::intervals(&split, &solved)?;
     let tree = PathTree::new(&split)?;

@@ -31,10 +31,7 @@ pub fn run(args: &Args) -> CliResult {
             "--shards must be between 1 and 1000000, got {shards}"
         ));
     }
-    let dir = args
-        .dir
-        .as_ref()
-        .map_or_else(|| shard::default_dir(&args.file), std::path::PathBuf::from);
+    let dir = shard::results_dir(&args.file, args.dir.as_ref());
     let (solved, seconds) = shard::load(&split, &dir)?;
     let known = shard::intervals(&split, &solved)?;
     let tree = PathTree::new(&split)?;

@@ -8,7 +8,6 @@ use crate::shard::{self, ShardResult, Solved, Split, RESULT_VERSION};
 use cutoff::solver::{Solver, Verdict};
 use cutoff::tt::TranspositionTable;
 use cutoff::Notation;
-use std::path::PathBuf;
 use std::time::Instant;
 
 /// Arguments of `cutoff solve-shard`.
@@ -51,10 +50,7 @@ pub fn run(args: &Args) -> CliResult {
             n - 1
         ));
     }
-    let dir = args
-        .out
-        .as_ref()
-        .map_or_else(|| shard::default_dir(&args.file), PathBuf::from);
+    let dir = shard::results_dir(&args.file, args.out.as_ref());
     std::fs::create_dir_all(&dir).map_err(|e| {
         format!(
             "cannot create '{}': {e}",

@@ -8,13 +8,8 @@
 //! "Being searched" lives in a small table of its own ([`Busy`]), not in the transposition
 //! table's entries: a claim is made and given up around each child's search, far more often
 //! than entries are stored. Claims are only a hint: a lost one costs duplicated work, never
-//! a wrong value.
+//! a wrong value. The driver is Lazy SMP's race (`lazysmp::race`), given a busy table.
 
-use super::lazysmp::race;
-use super::{Outcome, ParallelConfig, Shared, Tallies};
-use crate::game::Game;
-use crate::search::{Algorithm, Limits};
-use crate::tt::TranspositionTable;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// Buckets of the busy table: far more than the few dozen claims each thread holds at once.
@@ -68,34 +63,6 @@ impl Busy {
             }
         }
     }
-}
-
-/// The ABDADA driver, on `threads` tasks of the current rayon pool.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn search<G: Game>(
-    game: &G,
-    root: G::Pos,
-    algo: Algorithm,
-    tt: &TranspositionTable,
-    threads: usize,
-    shared: &Shared,
-    per_thread: &Tallies,
-    config: ParallelConfig,
-    limits: Limits<'_>,
-) -> Outcome<G::Move> {
-    let busy = Busy::new();
-    race(
-        game,
-        root,
-        algo,
-        tt,
-        threads,
-        shared,
-        per_thread,
-        config,
-        limits,
-        Some(&busy),
-    )
 }
 
 #[cfg(test)]

@@ -11,26 +11,8 @@ use crate::search::{Algorithm, Limits};
 use crate::tt::TranspositionTable;
 use std::sync::OnceLock;
 
-/// The Lazy SMP driver, on `threads` tasks of the current rayon pool.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn search<G: Game>(
-    game: &G,
-    root: G::Pos,
-    algo: Algorithm,
-    tt: &TranspositionTable,
-    threads: usize,
-    shared: &Shared,
-    per_thread: &Tallies,
-    config: ParallelConfig,
-    limits: Limits<'_>,
-) -> Outcome<G::Move> {
-    race(
-        game, root, algo, tt, threads, shared, per_thread, config, limits, None,
-    )
-}
-
-/// `threads` whole searches of the root, the first to finish answering. Without `busy`, Lazy
-/// SMP: the helpers (every thread but the first) jitter their move order and keep their
+/// The Lazy SMP and ABDADA driver: `threads` whole searches of the root on the current rayon
+/// pool, the first to finish answering. Without `busy`, Lazy SMP: the helpers (every thread but the first) jitter their move order and keep their
 /// moves out of the table. With it, ABDADA: one order, moves claimed in `busy`.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn race<G: Game>(

@@ -348,28 +348,22 @@ pub fn parallel_search<G: Game>(
         .collect();
     tt.new_search();
     let outcome = pool.install(|| match config.mode {
-        Mode::LazySmp => lazysmp::search(
-            game,
-            root,
-            algo,
-            tt,
-            on_cores(threads, &config),
-            &shared,
-            &per_thread,
-            config,
-            limits,
-        ),
-        Mode::Abdada => abdada::search(
-            game,
-            root,
-            algo,
-            tt,
-            on_cores(threads, &config),
-            &shared,
-            &per_thread,
-            config,
-            limits,
-        ),
+        Mode::LazySmp | Mode::Abdada => {
+            // ABDADA is Lazy SMP's race in one order, with busy moves put off.
+            let busy = (config.mode == Mode::Abdada).then(abdada::Busy::new);
+            lazysmp::race(
+                game,
+                root,
+                algo,
+                tt,
+                on_cores(threads, &config),
+                &shared,
+                &per_thread,
+                config,
+                limits,
+                busy.as_ref(),
+            )
+        }
         Mode::Ybwc | Mode::Root => {
             ybwc::search(game, root, algo, tt, &shared, &per_thread, config, limits)
         }

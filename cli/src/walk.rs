@@ -51,6 +51,41 @@ pub struct Prune {
     pub bound: Value,
 }
 
+/// One step of a search, for stepping through it (`cutoff serve`'s alpha-beta view), every
+/// value from MAX's view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum Step {
+    /// The search entered `node` with the window `(alpha, beta)`; `None`: unbounded on that
+    /// side.
+    Enter {
+        /// The node.
+        node: u32,
+        /// The window's lower end.
+        alpha: Option<Value>,
+        /// The window's upper end.
+        beta: Option<Value>,
+    },
+    /// `node` settled on `value`.
+    Settle {
+        /// The node.
+        node: u32,
+        /// Its value.
+        value: Value,
+    },
+    /// The subtree `node` was pruned at `parent` by a `cut` ("alpha" or "beta") on `bound`.
+    Prune {
+        /// The root of the pruned subtree.
+        node: u32,
+        /// The node that cut off.
+        parent: u32,
+        /// "alpha" or "beta".
+        cut: &'static str,
+        /// The bound that caused it.
+        bound: Value,
+    },
+}
+
 /// A search of a hand-written tree as a textbook walk-through, every value from MAX's view.
 #[derive(Clone, Debug, Default)]
 pub struct TreeWalk {
@@ -58,6 +93,13 @@ pub struct TreeWalk {
     pub order: Vec<Settle>,
     /// The pruned subtrees in the order they were cut off.
     pub pruned: Vec<Prune>,
+    /// Every event in order: entries with their windows, settlings and prunings.
+    pub steps: Vec<Step>,
+}
+
+/// A window end as MAX sees it: `None` where the search set no bound.
+fn bound(v: Value) -> Option<Value> {
+    (v.abs() < cutoff::game::INF - 1).then_some(v)
 }
 
 impl TreeWalk {
@@ -66,10 +108,31 @@ impl TreeWalk {
         let mut walk = TreeWalk::default();
         for e in trace.events() {
             match *e {
-                Event::Settled { pos, value, .. } => walk.order.push(Settle {
-                    node: pos.node,
-                    value: value * pos.side.sign(),
-                }),
+                Event::Entered {
+                    pos, alpha, beta, ..
+                } => {
+                    // From the side to move to MAX's view: a MIN node's (a, b) is (-b, -a).
+                    let (lo, hi) = match pos.side {
+                        Player::First => (alpha, beta),
+                        Player::Second => (-beta, -alpha),
+                    };
+                    walk.steps.push(Step::Enter {
+                        node: pos.node,
+                        alpha: bound(lo),
+                        beta: bound(hi),
+                    });
+                }
+                Event::Settled { pos, value, .. } => {
+                    let s = Settle {
+                        node: pos.node,
+                        value: value * pos.side.sign(),
+                    };
+                    walk.order.push(s);
+                    walk.steps.push(Step::Settle {
+                        node: s.node,
+                        value: s.value,
+                    });
+                }
                 Event::Pruned {
                     parent, mv, bound, ..
                 } => {
@@ -82,6 +145,12 @@ impl TreeWalk {
                         node: mv,
                         parent: parent.node,
                         cut,
+                        bound,
+                    });
+                    walk.steps.push(Step::Prune {
+                        node: mv,
+                        parent: parent.node,
+                        cut: cut.name(),
                         bound,
                     });
                 }

@@ -172,3 +172,117 @@ fn a_request_whose_client_leaves_stops_its_search() {
     assert_eq!(status, 200, "{j}");
     assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
 }
+
+/// The names of the subtrees a trace pruned, with their cut kind and bound.
+fn pruned(j: &Json) -> Vec<(String, String, i64)> {
+    let names: Vec<&str> = j["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["name"].as_str().unwrap())
+        .collect();
+    j["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "prune")
+        .map(|s| {
+            (
+                names[s["node"].as_u64().unwrap() as usize].to_string(),
+                s["cut"].as_str().unwrap().to_string(),
+                s["bound"].as_i64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_exercise_tree_traced_step_by_step() {
+    let s = Server::start();
+    let (status, j) = s.json("/api/trace?tree=exercise&algo=alphabeta");
+    assert_eq!(status, 200, "{j}");
+    assert_eq!(j["value"], 11);
+    assert_eq!(j["leaves"], 12);
+    assert_eq!(j["leaves_evaluated"], 7);
+    // The walk-through in positions/trees/exercise.tree: a beta cut on 11 at 1.2 prunes its
+    // last three leaves, an alpha cut on 11 at 2 prunes 2.2.
+    assert_eq!(
+        pruned(&j),
+        [
+            ("1.2.3".to_string(), "beta".to_string(), 11),
+            ("1.2.4".to_string(), "beta".to_string(), 11),
+            ("1.2.5".to_string(), "beta".to_string(), 11),
+            ("2.2".to_string(), "alpha".to_string(), 11),
+        ]
+    );
+    let steps = j["steps"].as_array().unwrap();
+    // The root is entered first, with no bound; node 2 (a MIN node, id of "2") with alpha 11.
+    assert_eq!(steps[0]["kind"], "enter");
+    assert_eq!(
+        (steps[0]["alpha"].clone(), steps[0]["beta"].clone()),
+        (Json::Null, Json::Null)
+    );
+    let id_of = |name: &str| {
+        j["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|n| n["name"] == name)
+            .unwrap() as u64
+    };
+    let enter2 = steps
+        .iter()
+        .find(|s| s["kind"] == "enter" && s["node"] == id_of("2"))
+        .unwrap();
+    assert_eq!(enter2["alpha"], 11, "{enter2}");
+    // Minimax evaluates every leaf.
+    let (_, m) = s.json("/api/trace?tree=exercise&algo=minimax");
+    assert_eq!(m["leaves_evaluated"], 12);
+    assert!(pruned(&m).is_empty());
+    // Every algorithm finds the value.
+    for a in ["negamax", "alphabeta-hard", "veb", "ab", "pvs", "mtdf"] {
+        let (status, t) = s.json(&format!("/api/trace?tree=exercise&algo={a}"));
+        assert_eq!((status, t["value"].clone()), (200, Json::from(11)), "{a}");
+    }
+}
+
+#[test]
+fn orders_random_trees_and_posted_trees() {
+    let s = Server::start();
+    let q = "/api/trace?tree=random&b=3&d=4&seed=7&algo=alphabeta";
+    let (_, natural) = s.json(q);
+    let (_, best) = s.json(&format!("{q}&order=best-first"));
+    let (_, worst) = s.json(&format!("{q}&order=worst-first"));
+    assert_eq!(natural["leaves"], 81);
+    assert_eq!(best["minimal_leaves"], 17);
+    for t in [&natural, &best, &worst] {
+        assert_eq!(t["value"], natural["value"]);
+    }
+    let leaves = |t: &Json| t["leaves_evaluated"].as_u64().unwrap();
+    // Best first: the minimal tree at most (ties may cut more); worst first: the most.
+    assert!(leaves(&best) <= 17, "{}", leaves(&best));
+    assert!(leaves(&worst) >= leaves(&natural) && leaves(&natural) >= leaves(&best));
+    let body = "(3 5 1) (2 9) (0 8)";
+    let (status, _, text) = s.request(&format!(
+        "POST /api/trace?algo=alphabeta HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    assert_eq!(status, 200, "{text}");
+    let t: Json = serde_json::from_str(&text).unwrap();
+    assert_eq!(t["value"], 2);
+    for (path, words) in [
+        ("/api/trace?tree=exercise&algo=star1", "unknown algorithm"),
+        ("/api/trace?tree=exercise&order=sideways", "unknown order"),
+        ("/api/trace?tree=../../etc/passwd", "unknown tree"),
+        ("/api/trace?tree=random&b=9&d=2", "random trees"),
+        ("/api/trace?tree=random&b=8&d=8", "random trees"),
+    ] {
+        let (status, j) = s.json(path);
+        assert_eq!(status, 400, "{path}: {j}");
+        assert!(j["error"].as_str().unwrap().contains(words), "{path}: {j}");
+    }
+    let (status, _, _) = s.request(
+        "POST /api/trace HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nConnection: close\r\n\r\n((((x",
+    );
+    assert_eq!(status, 400);
+}

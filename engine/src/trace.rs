@@ -1,4 +1,5 @@
-//! Recording what a search does: the order in which it settles values and what it prunes.
+//! Recording what a search does: the windows it enters nodes with, the order in which it
+//! settles values and what it prunes.
 //!
 //! [`Trace`] is a generic [`Observer`] that stores the search's events in order. The command
 //! line's `tree --trace` turns a trace of a hand-written tree into the textbook walk-through
@@ -10,6 +11,18 @@ use std::fmt;
 
 /// One event of a search, in the order it happened.
 pub enum Event<G: Game> {
+    /// The search entered the node `pos` at `ply` with the window `(alpha, beta)`, from its
+    /// side to move (`(-INF, INF)` for the searches without a window).
+    Entered {
+        /// Plies from the root.
+        ply: usize,
+        /// The node.
+        pos: G::Pos,
+        /// The window's lower end.
+        alpha: Value,
+        /// The window's upper end.
+        beta: Value,
+    },
     /// The node `pos` at `ply` settled on `value`: from its side to move (negamax convention);
     /// at a node that cut off, the bound it reached. Leaves settle when evaluated.
     Settled {
@@ -45,6 +58,18 @@ impl<G: Game> Copy for Event<G> {}
 impl<G: Game> fmt::Debug for Event<G> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Event::Entered {
+                ply,
+                pos,
+                alpha,
+                beta,
+            } => f
+                .debug_struct("Entered")
+                .field("ply", ply)
+                .field("pos", pos)
+                .field("alpha", alpha)
+                .field("beta", beta)
+                .finish(),
             Event::Settled { ply, pos, value } => f
                 .debug_struct("Settled")
                 .field("ply", ply)
@@ -101,6 +126,15 @@ impl<G: Game> Trace<G> {
 }
 
 impl<G: Game> Observer<G> for Trace<G> {
+    fn entered(&mut self, ply: usize, pos: &G::Pos, alpha: Value, beta: Value) {
+        self.events.push(Event::Entered {
+            ply,
+            pos: *pos,
+            alpha,
+            beta,
+        });
+    }
+
     fn settled(&mut self, ply: usize, pos: &G::Pos, value: Value) {
         self.events.push(Event::Settled {
             ply,

@@ -8,7 +8,9 @@ It starts `CUTOFF serve --port 0`, opens the page, plays 4453 by clicking the co
 people, so that the solver does not answer), waits for the scores, and checks each column's
 score on the board and in the table against `CUTOFF analyse connect4 4453 --json`; then it
 loads the position from its URL, checks that undo takes the last move back, and takes a
-screenshot of the play view. Exit status 0 when every check holds.
+screenshot of the play view. Then the alpha-beta view: the exercise tree stepped through
+with alpha-beta evaluates 7 leaves and draws 1.2.3-1.2.5 and 2.2 as pruned; minimax
+evaluates all 12. Exit status 0 when every check holds.
 """
 
 import json
@@ -64,12 +66,45 @@ def main():
             page.select_option("#opponent", "person")
             page.click("#undo")
             expect(page.locator("#pos")).to_have_text("445")
+            check_tree(page, url, shots)
             assert not errors, errors
             browser.close()
     finally:
         server.terminate()
         server.wait(timeout=10)
     print("ok: the page plays 4453 and shows the seven scores `cutoff analyse` gives")
+
+
+def check_tree(page, url, shots):
+    """The alpha-beta view: the exercise tree stepped through to the end evaluates 7 leaves
+    and draws 1.2.3, 1.2.4, 1.2.5 and 2.2 as pruned; stepping back undoes a step."""
+    page.goto(url + "?view=tree")
+    page.wait_for_selector('#tree-drawing g[data-name="1.2.3"]')
+    expect(page.locator("#step")).to_contain_text("step 0 of")
+    total = int(page.inner_text("#step").split(" of ")[1])
+    page.click("#next")
+    expect(page.locator("#event")).to_contain_text("enter")
+    page.click("#last")
+    expect(page.locator("#step")).to_have_text(f"step {total} of {total}")
+    expect(page.locator("#counts")).to_contain_text("leaves evaluated: 7 ")
+    pruned = page.eval_on_selector_all(
+        "#tree-drawing g.pruned", "gs => gs.map(g => g.getAttribute('data-name'))"
+    )
+    assert pruned == ["1.2.3", "1.2.4", "1.2.5", "2.2"] or set(pruned) >= {
+        "1.2.3", "1.2.4", "1.2.5", "2.2"
+    }, pruned
+    # 2.2's leaves are pruned with it; nothing else is.
+    assert set(pruned) == {"1.2.3", "1.2.4", "1.2.5", "2.2", "2.2.1", "2.2.2"}, pruned
+    if shots:
+        page.screenshot(path=os.path.join(shots, "alphabeta.png"), full_page=True)
+    page.click("#back")
+    expect(page.locator("#step")).to_have_text(f"step {total - 1} of {total}")
+    # Minimax evaluates all 12 leaves and prunes nothing.
+    page.select_option("#algo", "minimax")
+    expect(page.locator("#step")).to_contain_text("step 0 of")
+    page.click("#last")
+    expect(page.locator("#counts")).to_contain_text("leaves evaluated: 12 ")
+    assert page.eval_on_selector_all("#tree-drawing g.pruned", "gs => gs.length") == 0
 
 
 def check_scores(page, want):

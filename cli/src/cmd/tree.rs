@@ -67,7 +67,7 @@ fn root_name(side: Player) -> &'static str {
 }
 
 /// Searches `tree` from its root with `obs` watching; the result and the wall time in ms.
-fn search_with<O: Observer<Tree>>(
+pub fn search_with<O: Observer<Tree>>(
     tree: &Tree,
     algo: Algorithm,
     obs: O,

@@ -1,6 +1,8 @@
 //! The server's JSON API: `GET /api/analyse?game=G&pos=P` (the score of every move, as
-//! `cutoff analyse --json`), `GET /api/solve?game=G&pos=P` (as `cutoff solve --json`) and
-//! `GET /api/health`. A bad request gets a 4xx status and `{"error": "one line"}`; a search
+//! `cutoff analyse --json`), `GET /api/solve?game=G&pos=P` (as `cutoff solve --json`),
+//! `GET /api/trace?tree=exercise|three|random&algo=A&order=O[&b=B&d=D&seed=S]` and
+//! `POST /api/trace?algo=A&order=O` with a tree in the body (a search of a small tree, step
+//! by step, for the alpha-beta view), and `GET /api/health`. A bad request gets a 4xx status and `{"error": "one line"}`; a search
 //! that runs out of time or finds every slot busy, a 503 with the same shape.
 
 use super::{State, QUEUE_WAIT, TABLE_MIB, TIME_LIMIT};
@@ -24,6 +26,7 @@ pub(super) fn routes() -> Router<Arc<State>> {
         .route("/health", get(health))
         .route("/analyse", get(analyse))
         .route("/solve", get(solve))
+        .route("/trace", get(trace_named).post(trace_posted))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such API call") })
 }
 
@@ -189,4 +192,254 @@ impl GameVisitor for SolveOne<'_> {
         let report = Report::from_outcome(game, &root, &out, None, self.scale);
         serde_json::to_value(report).map_err(|e| e.to_string())
     }
+}
+
+/// The trees the alpha-beta view offers by name (the files in `positions/trees/`, built in).
+const EXERCISE: &str = include_str!("../../../positions/trees/exercise.tree");
+const THREE: &str = include_str!("../../../positions/trees/three.tree");
+/// The most nodes a traced tree may have: every step goes to the page.
+const TRACE_NODES: usize = 5000;
+
+/// A trace asked for.
+#[derive(Deserialize)]
+struct TraceQuery {
+    tree: Option<String>,
+    algo: Option<String>,
+    order: Option<String>,
+    b: Option<usize>,
+    d: Option<usize>,
+    seed: Option<u64>,
+}
+
+/// The children's order of a traced tree.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TraceOrder {
+    Natural,
+    BestFirst,
+    WorstFirst,
+}
+
+async fn trace_named(q: Query<TraceQuery>) -> Response {
+    let text = match q.tree.as_deref().unwrap_or("exercise") {
+        "exercise" => EXERCISE.to_string(),
+        "three" => THREE.to_string(),
+        "random" => {
+            let (b, d) = (q.b.unwrap_or(3), q.d.unwrap_or(4));
+            if !(1..=8).contains(&b) || d > 8 || (b as u64).pow(d as u32) > 4096 {
+                return error(
+                    StatusCode::BAD_REQUEST,
+                    "random trees: b from 1 to 8, d at most 8, b^d at most 4096 leaves",
+                );
+            }
+            match cutoff::games::random_tree::RandomTree::new(
+                b,
+                d,
+                q.seed.unwrap_or(1),
+                cutoff::games::random_tree::Order::Random,
+            ) {
+                Ok(t) => {
+                    let mut s = String::new();
+                    spec_text(&t, &cutoff::Game::initial(&t), &mut s);
+                    s
+                }
+                Err(e) => return error(StatusCode::BAD_REQUEST, &e.0),
+            }
+        }
+        other => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "unknown tree '{}' (expected exercise, three or random)",
+                    cutoff::game::quote_max(other, 40)
+                ),
+            )
+        }
+    };
+    trace_tree(&text, &q)
+}
+
+async fn trace_posted(q: Query<TraceQuery>, body: String) -> Response {
+    trace_tree(&body, &q)
+}
+
+/// A game's tree from `pos` down, written as a tree file (leaves from MAX's view).
+fn spec_text<G: cutoff::Game>(g: &G, pos: &G::Pos, out: &mut String) {
+    use cutoff::MoveBuffer;
+    let mut moves = G::Moves::default();
+    if g.outcome(pos).is_none() {
+        g.moves(pos, &mut moves);
+    }
+    if moves.len() == 0 {
+        let v = g.outcome(pos).unwrap_or_else(|| g.evaluate(pos));
+        out.push_str(&(v * g.to_move(pos).sign()).to_string());
+        return;
+    }
+    out.push('(');
+    for (i, &mv) in moves.as_slice().iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        spec_text(g, &g.play(pos, mv), out);
+    }
+    out.push(')');
+}
+
+/// `tree`'s subtree at `node` written as a tree file, children in `order` by their minimax
+/// values (from MAX's view); returns that value.
+fn ordered(
+    tree: &cutoff::games::tree::Tree,
+    node: u32,
+    order: TraceOrder,
+    out: &mut String,
+) -> cutoff::Value {
+    if let Some(v) = tree.value(node) {
+        out.push_str(&v.to_string());
+        return v;
+    }
+    let mut kids: Vec<(cutoff::Value, String)> = tree
+        .children(node)
+        .map(|c| {
+            let mut s = String::new();
+            let v = ordered(tree, c, order, &mut s);
+            (v, s)
+        })
+        .collect();
+    let max = tree.side(node) == cutoff::Player::First;
+    let value = if max {
+        kids.iter().map(|k| k.0).max()
+    } else {
+        kids.iter().map(|k| k.0).min()
+    }
+    .unwrap_or(0);
+    match order {
+        TraceOrder::Natural => {}
+        // Stable: equal values keep their written order.
+        TraceOrder::BestFirst if max => kids.sort_by_key(|k| std::cmp::Reverse(k.0)),
+        TraceOrder::BestFirst => kids.sort_by_key(|k| k.0),
+        TraceOrder::WorstFirst if max => kids.sort_by_key(|k| k.0),
+        TraceOrder::WorstFirst => kids.sort_by_key(|k| std::cmp::Reverse(k.0)),
+    }
+    out.push('(');
+    for (i, (_, s)) in kids.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(s);
+    }
+    out.push(')');
+    value
+}
+
+/// One node of a traced tree, for drawing it.
+#[derive(serde::Serialize)]
+struct TraceNode {
+    id: u32,
+    parent: Option<u32>,
+    name: String,
+    /// The leaf's value from MAX's view; `null` for an inner node.
+    leaf: Option<cutoff::Value>,
+    max: bool,
+}
+
+/// Searches the tree written in `text` with the query's algorithm and order, and answers with
+/// its nodes and every step.
+fn trace_tree(text: &str, q: &TraceQuery) -> Response {
+    use cutoff::games::tree::Tree;
+    let algo = match q.algo.as_deref().unwrap_or("alphabeta") {
+        a @ ("minimax" | "negamax" | "alphabeta" | "alphabeta-hard" | "veb" | "ab" | "pvs"
+        | "mtdf") => match a.parse::<cutoff::Algorithm>() {
+            Ok(a) => a,
+            Err(e) => return error(StatusCode::BAD_REQUEST, &e),
+        },
+        other => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "unknown algorithm '{}' (expected minimax, negamax, alphabeta, \
+                     alphabeta-hard, veb, ab, pvs or mtdf)",
+                    cutoff::game::quote_max(other, 40)
+                ),
+            )
+        }
+    };
+    let order = match q.order.as_deref().unwrap_or("natural") {
+        "natural" => TraceOrder::Natural,
+        "best-first" => TraceOrder::BestFirst,
+        "worst-first" => TraceOrder::WorstFirst,
+        other => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "unknown order '{}' (expected natural, best-first or worst-first)",
+                    cutoff::game::quote_max(other, 40)
+                ),
+            )
+        }
+    };
+    let tree = match Tree::parse(text, cutoff::Player::First) {
+        Ok(t) => t,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e.0),
+    };
+    if tree.len() > TRACE_NODES {
+        return error(
+            StatusCode::BAD_REQUEST,
+            &format!(
+                "the tree has {} nodes; at most {TRACE_NODES} are traced",
+                tree.len()
+            ),
+        );
+    }
+    let tree = if order == TraceOrder::Natural {
+        tree
+    } else {
+        let mut s = String::new();
+        ordered(&tree, tree.root(), order, &mut s);
+        match Tree::parse(&s, cutoff::Player::First) {
+            Ok(t) => t,
+            Err(e) => return error(StatusCode::BAD_REQUEST, &e.0),
+        }
+    };
+    let (result, trace, _) =
+        match crate::cmd::tree::search_with(&tree, algo, cutoff::trace::Trace::new()) {
+            Ok(r) => r,
+            Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, &e),
+        };
+    let walk = crate::walk::TreeWalk::new(&tree, &trace);
+    let nodes: Vec<TraceNode> = (0..tree.len() as u32)
+        .map(|n| TraceNode {
+            id: n,
+            parent: tree.parent(n),
+            name: tree.name(n),
+            leaf: tree.value(n),
+            max: tree.side(n) == cutoff::Player::First,
+        })
+        .collect();
+    let evaluated = walk.leaves(&tree).count();
+    let minimal = uniform_minimal(&tree);
+    Json(serde_json::json!({
+        "algo": algo.name(),
+        "value": result.value,
+        "nodes": nodes,
+        "steps": walk.steps,
+        "leaves_evaluated": evaluated,
+        "leaves": tree.leaves(),
+        "minimal_leaves": minimal,
+    }))
+    .into_response()
+}
+
+/// The Knuth-Moore minimum of leaves, `b^ceil(d/2) + b^floor(d/2) - 1`, for a uniform tree
+/// (every inner node with `b` children, every leaf at depth `d`); `None` for any other shape.
+fn uniform_minimal(tree: &cutoff::games::tree::Tree) -> Option<u64> {
+    let root = tree.root();
+    let b = tree.children(root).len() as u64;
+    let d = tree.height();
+    let uniform = (0..tree.len() as u32).all(|n| {
+        if tree.is_leaf(n) {
+            tree.depth(n) == d
+        } else {
+            tree.children(n).len() as u64 == b
+        }
+    });
+    (uniform && b > 0).then(|| b.pow(d.div_ceil(2) as u32) + b.pow((d / 2) as u32) - 1)
 }

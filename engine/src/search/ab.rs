@@ -10,6 +10,7 @@ use crate::game::{Game, Value};
 impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// `AB(X, h, LB, D)` for the node at `ply` with bounds `lb` and `d`.
     pub(crate) fn ab(&mut self, ply: usize, lb: Value, d: Value) -> Value {
+        self.opened(ply, lb, d);
         if let Some(v) = self.enter(ply) {
             return v;
         }

@@ -10,6 +10,7 @@ use crate::game::{Game, Value, INF};
 impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// Alpha-beta value of the node at `ply` within `(alpha, beta)`; `hard` selects fail-hard.
     pub(crate) fn alphabeta(&mut self, ply: usize, alpha: Value, beta: Value, hard: bool) -> Value {
+        self.opened(ply, alpha, beta);
         if let Some(v) = self.enter(ply) {
             return if hard { v.clamp(alpha, beta) } else { v };
         }

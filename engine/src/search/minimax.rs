@@ -9,6 +9,7 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// The minimax value of the node at `ply`, from MAX's (the first player's) point of view.
     pub(crate) fn minimax(&mut self, ply: usize) -> Value {
         let side = self.game.to_move(&self.arena.ply(ply).pos);
+        self.opened(ply, -INF, INF);
         if let Some(v) = self.enter(ply) {
             // Utilities are from the side to move; MAX's view flips them at MIN's nodes.
             return side.sign() * v;

@@ -72,6 +72,10 @@ impl Stats {
 /// Receives the events of a search, for traces and walk-throughs. Every method has an empty
 /// default and searches are generic over the observer, so the plain search pays nothing.
 pub trait Observer<G: Game> {
+    /// The search entered the node `pos` at `ply` with the window `(alpha, beta)` (from its
+    /// side to move; `(-INF, INF)` for the searches without one; a single-bound search's
+    /// missing bound as `-INF`).
+    fn entered(&mut self, _ply: usize, _pos: &G::Pos, _alpha: Value, _beta: Value) {}
     /// A node's value is final (`value` from its side to move, negamax convention; at a node
     /// that cut off, the bound it reached).
     fn settled(&mut self, _ply: usize, _pos: &G::Pos, _value: Value) {}
@@ -650,6 +654,13 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             let (pos, mv) = (p.pos, p.moves.as_slice()[j]);
             self.obs.pruned(ply, &pos, mv, bound);
         }
+    }
+
+    /// Tells the observer that the node at `ply` is entered with the window `(alpha, beta)`.
+    #[inline(always)]
+    pub(crate) fn opened(&mut self, ply: usize, alpha: Value, beta: Value) {
+        let pos = self.arena.ply(ply).pos;
+        self.obs.entered(ply, &pos, alpha, beta);
     }
 
     /// Reports that the node at `ply` settled on `value`.

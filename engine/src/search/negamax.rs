@@ -8,6 +8,7 @@ use crate::game::{Game, Value, INF};
 impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// The negamax value of the node at `ply`, from its side to move.
     pub(crate) fn negamax(&mut self, ply: usize) -> Value {
+        self.opened(ply, -INF, INF);
         if let Some(v) = self.enter(ply) {
             return v;
         }

@@ -258,6 +258,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         mut beta: Value,
         policy: &P,
     ) -> Result<Node, Value> {
+        self.opened(ply, alpha, beta);
         // Below the root `analyse` tests for the end of the game (see its contract).
         if let Some(v) = self.enter_with(ply, ply == 0) {
             return Err(v);

@@ -11,6 +11,7 @@ use crate::game::{Game, Value, INF};
 impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
     /// `VEB(X, h, D)` for the node at `ply` with the bound `d`.
     pub(crate) fn veb(&mut self, ply: usize, d: Value) -> Value {
+        self.opened(ply, -INF, d);
         if let Some(v) = self.enter(ply) {
             return v;
         }

@@ -204,4 +204,161 @@ $("restart").addEventListener("click", () => {
   state.moves = [];
   analyse(false);
 });
-load();
+
+// ---- Watch alpha-beta: a small tree's search, one step at a time (/api/trace) ----
+
+const tv = { data: null, step: 0, pos: null };
+
+function showView(tree) {
+  $("play-view").hidden = tree;
+  $("play-controls").hidden = tree;
+  $("tree-view").hidden = !tree;
+  $("show-play").className = tree ? "" : "on";
+  $("show-tree").className = tree ? "on" : "";
+  if (tree && !tv.data) loadTrace();
+}
+
+async function loadTrace() {
+  const algo = $("algo").value, order = $("order").value, tree = $("tree").value;
+  let r;
+  try {
+    if (tree === "pasted") {
+      r = await fetch(`/api/trace?algo=${algo}&order=${order}`, { method: "POST", body: $("tree-text").value });
+    } else {
+      let url = `/api/trace?tree=${tree}&algo=${algo}&order=${order}`;
+      if (tree === "random") url += `&b=${$("tree-b").value}&d=${$("tree-d").value}&seed=${$("tree-seed").value}`;
+      r = await fetch(url);
+    }
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.error || r.statusText);
+    tv.data = j;
+    tv.step = 0;
+    layoutTree();
+    drawTree();
+  } catch (e) {
+    $("event").textContent = "Error: " + e.message;
+  }
+}
+
+// Leaves side by side in their order, each parent over the middle of its children.
+function layoutTree() {
+  const nodes = tv.data.nodes;
+  const kids = nodes.map(() => []);
+  nodes.forEach((n) => { if (n.parent !== null) kids[n.parent].push(n.id); });
+  const pos = nodes.map(() => ({ x: 0, y: 0 }));
+  let next = 0, depthMax = 0;
+  const place = (id, depth) => {
+    depthMax = Math.max(depthMax, depth);
+    pos[id].y = 40 + depth * 90;
+    if (kids[id].length === 0) {
+      pos[id].x = 40 + next * 56;
+      next += 1;
+    } else {
+      kids[id].forEach((c) => place(c, depth + 1));
+      pos[id].x = (pos[kids[id][0]].x + pos[kids[id][kids[id].length - 1]].x) / 2;
+    }
+  };
+  place(0, 0);
+  tv.pos = pos;
+  tv.kids = kids;
+  tv.width = Math.max(80 + (next - 1) * 56, 300);
+  tv.height = 100 + depthMax * 90;
+}
+
+const inf = (v, sign) => (v === null ? (sign < 0 ? "-\u221e" : "+\u221e") : String(v));
+
+// What the first `tv.step` steps have shown: windows, values, pruned subtrees, cuts.
+function replay() {
+  const s = { window: {}, value: {}, pruned: new Set(), cut: {}, current: null, leaves: 0 };
+  const nodes = tv.data.nodes;
+  const under = (id) => { s.pruned.add(id); tv.kids[id].forEach(under); };
+  for (const st of tv.data.steps.slice(0, tv.step)) {
+    s.current = st.node;
+    if (st.kind === "enter") s.window[st.node] = [st.alpha, st.beta];
+    if (st.kind === "settle") {
+      s.value[st.node] = st.value;
+      if (nodes[st.node].leaf !== null) s.leaves += 1;
+    }
+    if (st.kind === "prune") {
+      under(st.node);
+      s.cut[st.parent] = `${st.cut} cut on ${st.bound}`;
+      s.current = st.parent;
+    }
+  }
+  return s;
+}
+
+function describe(st) {
+  if (!st) return "Before the search: step forward to watch it.";
+  const name = (id) => tv.data.nodes[id].name;
+  if (st.kind === "enter") return `enter ${name(st.node)} with the window (${inf(st.alpha, -1)}, ${inf(st.beta, 1)})`;
+  if (st.kind === "settle") return `${name(st.node)} settles at ${st.value}`;
+  return `${st.cut} cut at ${name(st.parent)} (the bound ${st.bound}): ${name(st.node)} is pruned`;
+}
+
+function drawTree() {
+  const host = $("tree-drawing");
+  host.textContent = "";
+  const d = tv.data, s = replay();
+  const svg = el("svg", { viewBox: `0 0 ${tv.width} ${tv.height}`, width: tv.width, role: "img" }, host);
+  d.nodes.forEach((n) => {
+    if (n.parent === null) return;
+    const a = tv.pos[n.parent], b = tv.pos[n.id];
+    el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "edge" + (s.pruned.has(n.id) ? " pruned" : "") }, svg);
+  });
+  d.nodes.forEach((n) => {
+    const p = tv.pos[n.id];
+    let cls = "node " + (n.max ? "max" : "min");
+    if (s.pruned.has(n.id)) cls += " pruned";
+    else if (n.id in s.value) cls += " settled";
+    if (s.current === n.id) cls += " current";
+    const g = el("g", { "data-name": n.name, class: s.pruned.has(n.id) ? "pruned" : "" }, svg);
+    if (n.max) el("rect", { x: p.x - 17, y: p.y - 17, width: 34, height: 34, class: cls }, g);
+    else el("circle", { cx: p.x, cy: p.y, r: 18, class: cls }, g);
+    const t = el("text", { x: p.x, y: p.y, class: "label" }, g);
+    t.textContent = n.id in s.value ? s.value[n.id] : n.name || "root";
+    if (n.leaf !== null) {
+      const v = el("text", { x: p.x, y: p.y + 34, class: "leafv" }, g);
+      v.textContent = n.leaf;
+    }
+    if (s.window[n.id] && !s.pruned.has(n.id)) {
+      const w = el("text", { x: p.x, y: p.y - 24, class: "window" }, g);
+      w.textContent = `(${inf(s.window[n.id][0], -1)}, ${inf(s.window[n.id][1], 1)})`;
+    }
+    if (s.cut[n.id]) {
+      const c = el("text", { x: p.x, y: p.y + 32, class: "cutnote" }, g);
+      c.textContent = s.cut[n.id];
+    }
+  });
+  const total = d.steps.length;
+  $("step").textContent = `step ${tv.step} of ${total}`;
+  $("event").textContent = describe(tv.step > 0 ? d.steps[tv.step - 1] : null);
+  const km = d.minimal_leaves === null ? "" : `; the Knuth-Moore minimum for this shape: ${d.minimal_leaves}`;
+  const done = tv.step === total ? ` Value ${d.value}.` : "";
+  $("counts").textContent = `leaves evaluated: ${s.leaves} (${d.algo} evaluates ${d.leaves_evaluated} in all; minimax ${d.leaves}${km}).${done}`;
+}
+
+function stepTo(k) {
+  if (!tv.data) return;
+  tv.step = Math.max(0, Math.min(k, tv.data.steps.length));
+  drawTree();
+}
+
+$("show-play").addEventListener("click", () => showView(false));
+$("show-tree").addEventListener("click", () => showView(true));
+for (const id of ["tree", "algo", "order", "tree-b", "tree-d", "tree-seed"]) {
+  $(id).addEventListener("change", loadTrace);
+}
+$("tree-text").addEventListener("change", () => { $("tree").value = "pasted"; loadTrace(); });
+$("first").addEventListener("click", () => stepTo(0));
+$("back").addEventListener("click", () => stepTo(tv.step - 1));
+$("next").addEventListener("click", () => stepTo(tv.step + 1));
+$("last").addEventListener("click", () => stepTo(Infinity));
+document.addEventListener("keydown", (e) => {
+  if ($("tree-view").hidden || e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
+  if (e.key === "ArrowRight") stepTo(tv.step + 1);
+  if (e.key === "ArrowLeft") stepTo(tv.step - 1);
+});
+// `?view=tree` opens the alpha-beta view (and starts no search of a game position).
+if (new URLSearchParams(location.search).get("view") === "tree") showView(true);
+else load();

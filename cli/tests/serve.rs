@@ -157,10 +157,12 @@ fn a_request_whose_client_leaves_stops_its_search() {
     let s = Server::start();
     // Two searches of the empty board (minutes of work each) take both slots; their clients
     // hang up at once.
-    for _ in 0..2 {
+    // One plain, one streamed (the page's).
+    for path in ["/api/analyse", "/api/analyse/stream"] {
         let mut c = TcpStream::connect(&s.addr).unwrap();
         c.write_all(
-            b"GET /api/analyse?game=connect4 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n",
+            format!("GET {path}?game=connect4 HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+                .as_bytes(),
         )
         .unwrap();
         std::thread::sleep(Duration::from_millis(300));
@@ -285,4 +287,46 @@ fn orders_random_trees_and_posted_trees() {
         "POST /api/trace HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nConnection: close\r\n\r\n((((x",
     );
     assert_eq!(status, 400);
+}
+
+#[test]
+fn the_analysis_streams_progress_then_the_scores() {
+    let s = Server::start();
+    let (status, head, body) = s.get("/api/analyse/stream?game=connect4&pos=4453");
+    assert_eq!(status, 200);
+    assert!(head.contains("content-type: text/event-stream"), "{head}");
+    // Progress events while the seven moves are solved (about a second), then the result.
+    let events: Vec<(&str, Json)> = body
+        .split("\n\n")
+        .filter_map(|block| {
+            let kind = block.lines().find_map(|l| l.strip_prefix("event: "))?;
+            let data = block.lines().find_map(|l| l.strip_prefix("data: "))?;
+            Some((kind, serde_json::from_str(data).expect("JSON data")))
+        })
+        .collect();
+    let (last, result) = events.last().expect("events");
+    assert_eq!(*last, "result");
+    let cli = cli_json(&["analyse", "connect4", "4453", "--json"]);
+    assert_eq!(result["moves"], cli["moves"]);
+    let progress: Vec<&Json> = events
+        .iter()
+        .filter(|(k, _)| *k == "progress")
+        .map(|(_, j)| j)
+        .collect();
+    assert!(!progress.is_empty(), "no progress event");
+    for p in &progress {
+        assert!(
+            p["nodes"].as_u64().is_some() && p["window"].is_array(),
+            "{p}"
+        );
+        assert_eq!(p["moves"], 7);
+    }
+    // Nodes only grow.
+    let nodes: Vec<u64> = progress
+        .iter()
+        .map(|p| p["nodes"].as_u64().unwrap())
+        .collect();
+    assert!(nodes.windows(2).all(|w| w[0] <= w[1]), "{nodes:?}");
+    let (status, j) = s.json("/api/analyse/stream?game=connect4&pos=9");
+    assert_eq!(status, 400, "{j}");
 }

@@ -6,7 +6,8 @@ the system's Chromium is launched by path).
 
 It starts `CUTOFF serve --port 0`, opens the page, plays 4453 by clicking the columns (two
 people, so that the solver does not answer), waits for the scores, and checks each column's
-score on the board and in the table against `CUTOFF analyse connect4 4453 --json`; then it
+score on the board and in the table against `CUTOFF analyse connect4 4453 --json` (and the
+progress line while they are solved); then it
 loads the position from its URL, checks that undo takes the last move back, and takes a
 screenshot of the play view. Then the alpha-beta view: the exercise tree stepped through
 with alpha-beta evaluates 7 leaves and draws 1.2.3-1.2.5 and 2.2 as pruned; minimax
@@ -53,6 +54,9 @@ def main():
             for col in "4453":
                 page.click(f'g[data-col="{col}"]')
             assert page.inner_text("#pos") == "4453", page.inner_text("#pos")
+            # Progress while the seven moves are solved: the move, nodes and node rate.
+            expect(page.locator("#progress")).to_contain_text("of 7", timeout=10000)
+            expect(page.locator("#progress")).to_contain_text("M nodes/s")
             page.wait_for_selector("#scores tbody tr", timeout=60000)
             check_scores(page, want)
             # The URL holds the position: a fresh load shows the same scores.

@@ -3,11 +3,12 @@
 
 use super::CliResult;
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
+use cutoff::search::Progress;
 use cutoff::solver::{Solver, Threads, Verdict};
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, MoveBuffer, Value};
 use serde::Serialize;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 /// Arguments of `cutoff analyse`.
@@ -61,6 +62,30 @@ pub struct Engine<'a> {
     pub auto: bool,
     /// Raised by Ctrl-C: the searches poll it.
     pub stop: &'a AtomicBool,
+    /// Where the searches of [`score_moves`] publish what they have done, if anyone watches.
+    pub progress: Option<&'a MoveProgress>,
+}
+
+/// What [`score_moves`] has done so far, readable from another thread (`cutoff serve`'s
+/// progress reports): the move being solved, and each move's search's [`Progress`].
+pub struct MoveProgress {
+    /// The index of the move being solved (the count solved, once all are).
+    pub current: std::sync::atomic::AtomicUsize,
+    /// The number of moves to solve (0 until known).
+    pub total: std::sync::atomic::AtomicUsize,
+    /// One per move (the engine's move lists hold at most 64).
+    pub moves: Vec<Progress>,
+}
+
+impl MoveProgress {
+    /// Counters for a game whose values lie in `range`.
+    pub fn new(range: (Value, Value)) -> Self {
+        MoveProgress {
+            current: Default::default(),
+            total: Default::default(),
+            moves: (0..64).map(|_| Progress::new(range)).collect(),
+        }
+    }
 }
 
 impl<'a> Engine<'a> {
@@ -85,11 +110,24 @@ impl<'a> Engine<'a> {
         game: &G,
         pos: G::Pos,
     ) -> Result<(Value, Option<G::Move>, u64), u64> {
+        self.solve_watched(game, pos, None)
+    }
+
+    /// [`Engine::solve`], publishing into `progress` if given.
+    pub fn solve_watched<G: Game>(
+        &self,
+        game: &G,
+        pos: G::Pos,
+        progress: Option<&Progress>,
+    ) -> Result<(Value, Option<G::Move>, u64), u64> {
         let mut solver = Solver::new(game)
             .position(pos)
             .algorithm(Algorithm::Solve)
             .table(self.tt)
             .stop_flag(self.stop);
+        if let Some(p) = progress {
+            solver = solver.progress(p);
+        }
         solver = match self.pool {
             Some(pool) if self.auto => solver.pool(pool).thread_policy(Threads::Auto),
             Some(pool) => solver.pool(pool).threads(pool.current_num_threads()),
@@ -129,15 +167,25 @@ pub fn score_moves<G: Describe>(
     }
     let mut nodes = 0;
     let mut scored = Vec::with_capacity(moves.len());
-    for mv in moves {
+    if let Some(p) = engine.progress {
+        p.total.store(moves.len(), Relaxed);
+    }
+    for (i, mv) in moves.into_iter().enumerate() {
         let child = game.play(pos, mv);
-        match engine.solve(game, child) {
+        let watch = engine.progress.and_then(|p| {
+            p.current.store(i, Relaxed);
+            p.moves.get(i)
+        });
+        match engine.solve_watched(game, child, watch) {
             Ok((v, _, n)) => {
                 nodes += n;
                 scored.push((mv, -v));
             }
             Err(n) => return Err(nodes + n),
         }
+    }
+    if let Some(p) = engine.progress {
+        p.current.store(scored.len(), Relaxed);
     }
     Ok(MoveScores {
         moves: scored,
@@ -219,6 +267,7 @@ impl GameVisitor for Analyse<'_> {
             pool: pool.as_ref(),
             auto: self.args.threads.is_none(),
             stop: crate::interrupt::install(),
+            progress: None,
         };
         let report = report(
             game,

@@ -124,6 +124,7 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
             pool: pool.as_ref(),
             auto: self.args.threads.is_none(),
             stop: self.stop,
+            progress: None,
         };
         let out = &mut self.out;
         let mut pos = game.initial();

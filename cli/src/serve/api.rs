@@ -6,7 +6,7 @@
 //! that runs out of time or finds every slot busy, a 503 with the same shape.
 
 use super::{State, QUEUE_WAIT, TABLE_MIB, TIME_LIMIT};
-use crate::cmd::analyse::{self, Engine};
+use crate::cmd::analyse::{self, Engine, MoveProgress};
 use crate::output::Report;
 use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
 use axum::extract::{Query, State as Shared};
@@ -25,6 +25,7 @@ pub(super) fn routes() -> Router<Arc<State>> {
     Router::new()
         .route("/health", get(health))
         .route("/analyse", get(analyse))
+        .route("/analyse/stream", get(analyse_stream))
         .route("/solve", get(solve))
         .route("/trace", get(trace_named).post(trace_posted))
         .fallback(|| async { error(StatusCode::NOT_FOUND, "no such API call") })
@@ -132,6 +133,7 @@ async fn analyse(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Respo
             stop,
             position,
             scale,
+            progress: None,
         })
     })
     .await
@@ -141,6 +143,7 @@ struct Analyse<'a> {
     stop: &'a AtomicBool,
     position: Option<String>,
     scale: cutoff::Value,
+    progress: Option<&'a MoveProgress>,
 }
 
 impl GameVisitor for Analyse<'_> {
@@ -152,6 +155,7 @@ impl GameVisitor for Analyse<'_> {
             pool: None,
             auto: false,
             stop: self.stop,
+            progress: self.progress,
         };
         let report = analyse::report(game, &game.initial(), &engine, self.position, self.scale)
             .map_err(|nodes| format!("stopped after {nodes} nodes"))?;
@@ -442,4 +446,125 @@ fn uniform_minimal(tree: &cutoff::games::tree::Tree) -> Option<u64> {
         }
     });
     (uniform && b > 0).then(|| b.pow(d.div_ceil(2) as u32) + b.pow((d / 2) as u32) - 1)
+}
+
+/// The value range of the game, for fresh progress counters.
+struct RangeOf;
+
+impl GameVisitor for RangeOf {
+    type Output = (cutoff::Value, cutoff::Value);
+    fn visit<G: Describe>(self, game: &G) -> Self::Output {
+        game.value_range()
+    }
+}
+
+/// The state the event stream carries from one event to the next.
+struct Streaming {
+    task: tokio::task::JoinHandle<Result<serde_json::Value, String>>,
+    progress: Arc<MoveProgress>,
+    stop: Arc<AtomicBool>,
+    started: std::time::Instant,
+    /// Raises the stop flag when the stream is dropped (the page went away).
+    _guard: StopOnDrop,
+    /// The search slot, held until the stream ends.
+    _permit: tokio::sync::OwnedSemaphorePermit,
+}
+
+async fn analyse_stream(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Response {
+    use axum::response::sse::{Event, KeepAlive, Sse};
+    let game = match parse(&q) {
+        Ok(g) => g,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e),
+    };
+    let Ok(Ok(permit)) =
+        tokio::time::timeout(QUEUE_WAIT, state.slots.clone().acquire_owned()).await
+    else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy: every search slot is taken; try again shortly",
+        );
+    };
+    let progress = Arc::new(MoveProgress::new(game.visit(RangeOf)));
+    let stop = Arc::new(AtomicBool::new(false));
+    let position = q.pos.clone().filter(|p| !p.is_empty());
+    let (p, flag) = (progress.clone(), stop.clone());
+    let task = tokio::task::spawn_blocking(move || {
+        let scale = game.scale();
+        game.visit(Analyse {
+            stop: &flag,
+            position,
+            scale,
+            progress: Some(&p),
+        })
+    });
+    let first = Streaming {
+        task,
+        progress,
+        stop: stop.clone(),
+        started: std::time::Instant::now(),
+        _guard: StopOnDrop(stop),
+        _permit: permit,
+    };
+    let events = futures_util::stream::unfold(Some(first), |st| async move {
+        let mut st = st?;
+        let tick = tokio::time::sleep(std::time::Duration::from_millis(250));
+        tokio::select! {
+            joined = &mut st.task => {
+                let event = match joined {
+                    Ok(Ok(json)) => Event::default().event("result").data(json.to_string()),
+                    Ok(Err(e)) => error_event(&if st.started.elapsed() >= TIME_LIMIT {
+                        format!("the search did not finish within {} s", TIME_LIMIT.as_secs())
+                    } else {
+                        e
+                    }),
+                    Err(_) => error_event("the search failed"),
+                };
+                Some((Ok::<Event, std::convert::Infallible>(event), None))
+            }
+            _ = tick => {
+                if st.started.elapsed() >= TIME_LIMIT {
+                    st.stop.store(true, Relaxed);
+                }
+                let event = progress_event(&st.progress, st.started.elapsed());
+                Some((Ok(event), Some(st)))
+            }
+        }
+    });
+    Sse::new(events)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+fn error_event(msg: &str) -> axum::response::sse::Event {
+    let line = crate::cmd::error_line(msg);
+    axum::response::sse::Event::default()
+        .event("failure")
+        .data(serde_json::json!({ "error": line }).to_string())
+}
+
+/// What the analysis has done: the move being solved (from 0) of how many, the nodes over
+/// all moves, the node rate, and the window the current move's value is narrowed to (from
+/// the side that moves next).
+fn progress_event(p: &MoveProgress, elapsed: std::time::Duration) -> axum::response::sse::Event {
+    let current = p.current.load(Relaxed);
+    let total = p.total.load(Relaxed);
+    let nodes: u64 = p.moves.iter().map(|m| m.snapshot().nodes).sum();
+    let window = p.moves.get(current).map(|m| {
+        let s = m.snapshot();
+        [s.lo, s.hi]
+    });
+    let secs = elapsed.as_secs_f64().max(1e-3);
+    axum::response::sse::Event::default()
+        .event("progress")
+        .data(
+            serde_json::json!({
+                "move": current,
+                "moves": total,
+                "nodes": nodes,
+                "nodes_per_second": nodes as f64 / secs,
+                "window": window,
+                "seconds": secs,
+            })
+            .to_string(),
+        )
 }

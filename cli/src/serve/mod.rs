@@ -46,7 +46,7 @@ pub struct Args {
 /// What every handler shares.
 pub(crate) struct State {
     /// Search slots (see [`SEARCHES`]).
-    pub slots: tokio::sync::Semaphore,
+    pub slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// Runs `cutoff serve` until Ctrl-C or SIGTERM.
@@ -80,7 +80,7 @@ async fn serve(args: &Args) -> Result<(), String> {
         open_browser(&url);
     }
     let app = router(Arc::new(State {
-        slots: tokio::sync::Semaphore::new(SEARCHES),
+        slots: Arc::new(tokio::sync::Semaphore::new(SEARCHES)),
     }));
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown())

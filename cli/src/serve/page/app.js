@@ -126,44 +126,61 @@ function play(move) {
   analyse(true);
 }
 
-// Scores the position; when the solver is the opponent and it is its turn, it then plays
-// its best move.
-async function analyse(afterHuman) {
-  if (state.request) state.request.abort();
-  const ctl = new AbortController();
-  state.request = ctl;
+// Scores the position (server-sent events: progress while the searches run, then the
+// scores); when the solver is the opponent and it is its turn, it then plays its best move.
+function analyse(afterHuman) {
+  if (state.request) state.request.close();
+  const url = `/api/analyse/stream?game=${state.game}&pos=${encodeURIComponent(posText())}`;
+  const es = new EventSource(url);
+  state.request = es;
   state.busy = true;
   state.scores = null;
   draw();
-  const started = performance.now();
   $("status").textContent = "Solving every move...";
-  const tick = setInterval(() => {
-    $("progress").textContent = `searching for ${((performance.now() - started) / 1000).toFixed(1)} s`;
-  }, 200);
-  try {
-    const url = `/api/analyse?game=${state.game}&pos=${encodeURIComponent(posText())}`;
-    const r = await fetch(url, { signal: ctl.signal });
-    const j = await r.json();
-    if (!r.ok) throw new Error(j.error || r.statusText);
-    state.scores = j;
-    $("status").textContent = "";
-    $("progress").textContent = `${j.nodes.toLocaleString()} nodes in ${j.time_ms.toFixed(0)} ms (${(j.nodes / Math.max(j.time_ms, 1e-3) / 1000).toFixed(2)} M nodes/s)`;
-  } catch (e) {
-    if (e.name === "AbortError") return;
-    $("status").textContent = "Error: " + e.message;
-  } finally {
-    clearInterval(tick);
-    if (state.request === ctl) {
+  $("progress").textContent = "";
+  const finish = () => {
+    es.close();
+    if (state.request === es) {
       state.busy = false;
       state.request = null;
     }
-  }
-  draw();
-  const solverToMove = $("opponent").value === "solver" && afterHuman;
-  if (solverToMove && state.scores && !state.scores.terminal && state.scores.best_move) {
-    state.moves.push(Number(state.scores.best_move));
-    analyse(false);
-  }
+  };
+  es.addEventListener("progress", (e) => {
+    const p = JSON.parse(e.data);
+    const w = p.window ? ` value of move ${p.move + 1} proven in [${-p.window[1]}, ${-p.window[0]}] for the mover;` : "";
+    $("progress").textContent = `move ${Math.min(p.move + 1, p.moves)} of ${p.moves}:${w} ${p.nodes.toLocaleString()} nodes, ${(p.nodes_per_second / 1e6).toFixed(2)} M nodes/s, ${p.seconds.toFixed(1)} s`;
+  });
+  es.addEventListener("result", (e) => {
+    finish();
+    const j = JSON.parse(e.data);
+    state.scores = j;
+    $("status").textContent = "";
+    $("progress").textContent = `${j.nodes.toLocaleString()} nodes in ${j.time_ms.toFixed(0)} ms (${(j.nodes / Math.max(j.time_ms, 1e-3) / 1000).toFixed(2)} M nodes/s)`;
+    draw();
+    const solverToMove = $("opponent").value === "solver" && afterHuman;
+    if (solverToMove && !j.terminal && j.best_move) {
+      state.moves.push(Number(j.best_move));
+      analyse(false);
+    }
+  });
+  es.addEventListener("failure", (e) => {
+    finish();
+    $("status").textContent = "Error: " + JSON.parse(e.data).error;
+  });
+  es.onerror = () => {
+    if (state.request !== es) return;
+    // Refused (a bad position, a busy server: the stream is closed at once), ask for the
+    // one-line reason; a connection broken mid-stream (EventSource would retry) is reported.
+    const refused = es.readyState === EventSource.CLOSED;
+    finish();
+    if (!refused) {
+      $("status").textContent = "Error: the connection to the server broke";
+      return;
+    }
+    fetch(url).then((r) => r.json()).then((j) => {
+      $("status").textContent = "Error: " + (j.error || "the server refused");
+    }).catch(() => { $("status").textContent = "Error: the server refused"; });
+  };
 }
 
 function load() {
@@ -193,7 +210,7 @@ $("game").addEventListener("change", () => {
   analyse(false);
 });
 $("undo").addEventListener("click", () => {
-  if (state.request) state.request.abort();
+  if (state.request) state.request.close();
   state.busy = false;
   // Against the solver, undo takes back the solver's reply too.
   const n = $("opponent").value === "solver" && state.moves.length % 2 === 0 ? 2 : 1;

@@ -120,6 +120,14 @@ fn analyse_and_solve_answer_as_the_command_line_does() {
     let (status, j) = s.json("/api/analyse?game=tictactoe&pos=XX./OO./...");
     assert_eq!(status, 200, "{j}");
     assert_eq!(j["best_move"], "3");
+    // With a time budget the solver answers early in the game too: a best move, the value
+    // at the depth it reached.
+    let (status, j) = s.json("/api/solve?game=connect4&pos=4&time_ms=300");
+    assert_eq!(status, 200, "{j}");
+    assert!(j["best_move"].is_string(), "{j}");
+    assert_eq!(j["exact"], false);
+    let (status, _) = s.json("/api/solve?game=connect4&time_ms=0");
+    assert_eq!(status, 400);
     let (status, j) = s.json("/api/health");
     assert_eq!((status, j["ok"].clone()), (200, Json::Bool(true)));
 }

@@ -8,14 +8,16 @@ It starts `CUTOFF serve --port 0`, opens the page, plays 4453 by clicking the co
 people, so that the solver does not answer), waits for the scores, and checks each column's
 score on the board and in the table against `CUTOFF analyse connect4 4453 --json` (and the
 progress line while they are solved); then it
-loads the position from its URL, checks that undo takes the last move back, and takes a
-screenshot of the play view. Then the alpha-beta view: the exercise tree stepped through
+loads the position from its URL, checks that undo takes the last move back, takes a
+screenshot of the play view, and plays the first move of a game against the solver, which
+must answer. Then the alpha-beta view: the exercise tree stepped through
 with alpha-beta evaluates 7 leaves and draws 1.2.3-1.2.5 and 2.2 as pruned; minimax
 evaluates all 12. Exit status 0 when every check holds.
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -70,6 +72,11 @@ def main():
             page.select_option("#opponent", "person")
             page.click("#undo")
             expect(page.locator("#pos")).to_have_text("445")
+            # Against the solver from the empty board: it answers within its 3 s budget.
+            page.goto(url + "?game=connect4")
+            page.wait_for_selector('g[data-col="4"]')
+            page.click('g[data-col="4"]')
+            expect(page.locator("#pos")).to_have_text(re.compile(r"^4[1-7]$"), timeout=15000)
             check_tree(page, url, shots)
             assert not errors, errors
             browser.close()

@@ -1,5 +1,6 @@
 //! The server's JSON API: `GET /api/analyse?game=G&pos=P` (the score of every move, as
-//! `cutoff analyse --json`), `GET /api/solve?game=G&pos=P` (as `cutoff solve --json`),
+//! `cutoff analyse --json`), `GET /api/solve?game=G&pos=P[&time_ms=T]` (as `cutoff solve
+//! --json [--time-ms T]`),
 //! `GET /api/trace?tree=exercise|three|random&algo=A&order=O[&b=B&d=D&seed=S]` and
 //! `POST /api/trace?algo=A&order=O` with a tree in the body (a search of a small tree, step
 //! by step, for the alpha-beta view), and `GET /api/health`. A bad request gets a 4xx status and `{"error": "one line"}`; a search
@@ -46,6 +47,9 @@ async fn health() -> Response {
 struct Position {
     game: Option<String>,
     pos: Option<String>,
+    /// `/api/solve` only: a time budget in ms (iterative deepening, keeping the last finished
+    /// depth: exact if it reaches the end, else the best move at the depth reached).
+    time_ms: Option<u64>,
 }
 
 /// The games the page plays.
@@ -168,9 +172,28 @@ async fn solve(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Respons
         Ok(g) => g,
         Err(e) => return error(StatusCode::BAD_REQUEST, &e),
     };
+    let budget = match q.time_ms {
+        None => None,
+        Some(ms) if (1..=TIME_LIMIT.as_millis() as u64).contains(&ms) => {
+            Some(std::time::Duration::from_millis(ms))
+        }
+        Some(ms) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "time_ms must be between 1 and {}, got {ms}",
+                    TIME_LIMIT.as_millis()
+                ),
+            )
+        }
+    };
     search(&state, move |stop| {
         let scale = game.scale();
-        game.visit(SolveOne { stop, scale })
+        game.visit(SolveOne {
+            stop,
+            scale,
+            budget,
+        })
     })
     .await
 }
@@ -178,6 +201,7 @@ async fn solve(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Respons
 struct SolveOne<'a> {
     stop: &'a AtomicBool,
     scale: cutoff::Value,
+    budget: Option<std::time::Duration>,
 }
 
 impl GameVisitor for SolveOne<'_> {
@@ -188,6 +212,7 @@ impl GameVisitor for SolveOne<'_> {
             .threads(1)
             .table_mib(TABLE_MIB)
             .stop_flag(self.stop)
+            .time(self.budget)
             .run()
             .map_err(|e| e.to_string())?;
         if out.stopped == Some(Stop::Interrupted) {

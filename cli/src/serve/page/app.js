@@ -120,15 +120,37 @@ function legal(move) {
   return board()[move - 1] === null;
 }
 
-function play(move) {
+// The human's move; against the solver, its reply first (a solve of at most 3 s: exact late
+// in the game, the best move of the deepest search finished early on), then the scores.
+async function play(move) {
   if (!legal(move)) return;
+  if (state.request) state.request.close();
+  state.request = null;
   state.moves.push(move);
-  analyse(true);
+  if ($("opponent").value !== "solver") {
+    analyse();
+    return;
+  }
+  const before = state.moves.length;
+  state.scores = null;
+  draw();
+  $("status").textContent = "The solver is thinking...";
+  try {
+    const r = await fetch(`/api/solve?game=${state.game}&pos=${encodeURIComponent(posText())}&time_ms=3000`);
+    const j = await r.json();
+    if (!r.ok) throw new Error(j.error || r.statusText);
+    // Unless the human moved on meanwhile (undo, new game), the solver plays.
+    if (state.moves.length === before && j.best_move) state.moves.push(Number(j.best_move));
+  } catch (e) {
+    $("status").textContent = "Error: " + e.message;
+    return;
+  }
+  analyse();
 }
 
 // Scores the position (server-sent events: progress while the searches run, then the
-// scores); when the solver is the opponent and it is its turn, it then plays its best move.
-function analyse(afterHuman) {
+// scores).
+function analyse() {
   if (state.request) state.request.close();
   const url = `/api/analyse/stream?game=${state.game}&pos=${encodeURIComponent(posText())}`;
   const es = new EventSource(url);
@@ -157,11 +179,6 @@ function analyse(afterHuman) {
     $("status").textContent = "";
     $("progress").textContent = `${j.nodes.toLocaleString()} nodes in ${j.time_ms.toFixed(0)} ms (${(j.nodes / Math.max(j.time_ms, 1e-3) / 1000).toFixed(2)} M nodes/s)`;
     draw();
-    const solverToMove = $("opponent").value === "solver" && afterHuman;
-    if (solverToMove && !j.terminal && j.best_move) {
-      state.moves.push(Number(j.best_move));
-      analyse(false);
-    }
   });
   es.addEventListener("failure", (e) => {
     finish();
@@ -201,13 +218,13 @@ function load() {
       if (i < os.length) state.moves.push(os[i]);
     }
   }
-  analyse(false);
+  analyse();
 }
 
 $("game").addEventListener("change", () => {
   state.game = $("game").value;
   state.moves = [];
-  analyse(false);
+  analyse();
 });
 $("undo").addEventListener("click", () => {
   if (state.request) state.request.close();
@@ -215,11 +232,11 @@ $("undo").addEventListener("click", () => {
   // Against the solver, undo takes back the solver's reply too.
   const n = $("opponent").value === "solver" && state.moves.length % 2 === 0 ? 2 : 1;
   state.moves.splice(Math.max(0, state.moves.length - n));
-  analyse(false);
+  analyse();
 });
 $("restart").addEventListener("click", () => {
   state.moves = [];
-  analyse(false);
+  analyse();
 });
 
 // ---- Watch alpha-beta: a small tree's search, one step at a time (/api/trace) ----

@@ -563,8 +563,20 @@ pub fn read_result(
     Ok(Some(r))
 }
 
+/// Writes a split file (`cutoff split`, `cutoff plan`): the header, then the lines, one JSON
+/// object a line, atomically.
+pub fn write_split(path: &str, header: &Header, lines: &[Line]) -> Result<(), String> {
+    let mut out = json_line(header)?;
+    out.push('\n');
+    for line in lines {
+        out.push_str(&json_line(line)?);
+        out.push('\n');
+    }
+    write_atomic(std::path::Path::new(path), out.as_bytes())
+}
+
 /// `v` as one line of JSON.
-pub fn json_line<T: Serialize>(v: &T) -> Result<String, String> {
+fn json_line<T: Serialize>(v: &T) -> Result<String, String> {
     serde_json::to_string(v).map_err(|e| format!("cannot write JSON: {e}"))
 }
 

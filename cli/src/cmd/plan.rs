@@ -54,19 +54,18 @@ pub fn run(args: &Args) -> CliResult {
         prior_seconds: split.header.prior_seconds + seconds,
         ..split.header.clone()
     };
-    let mut out = shard::json_line(&header)?;
-    out.push('\n');
-    for (i, l) in split.lines.iter().enumerate() {
-        let line = Line {
+    let lines: Vec<Line> = split
+        .lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| Line {
             shard: shard_of[i],
             window: need[i],
             known: Some(known[i]),
             ..l.clone()
-        };
-        out.push_str(&shard::json_line(&line)?);
-        out.push('\n');
-    }
-    shard::write_atomic(std::path::Path::new(&args.out), out.as_bytes())?;
+        })
+        .collect();
+    shard::write_split(&args.out, &header, &lines)?;
     let [lo, hi] = iv[0];
     let settled = if lo == hi {
         format!("already settled at {lo}: merge needs no more work")

@@ -139,8 +139,7 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
         prior_nodes: 0,
         prior_seconds: 0.0,
     };
-    let mut out = shard::json_line(&header)?;
-    out.push('\n');
+    let mut lines = Vec::with_capacity(f.lines.len());
     for (id, (pos, paths)) in f.lines.iter().enumerate() {
         let position = game
             .position_arg(args.game.position.as_deref(), &paths[0], pos)
@@ -162,10 +161,9 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
             }),
             known: None,
         };
-        out.push_str(&shard::json_line(&line)?);
-        out.push('\n');
+        lines.push(line);
     }
-    shard::write_atomic(std::path::Path::new(&args.out), out.as_bytes())?;
+    shard::write_split(&args.out, &header, &lines)?;
     let mut load = vec![0u64; args.shards];
     let mut count = vec![0usize; args.shards];
     for (i, &s) in shards.iter().enumerate() {

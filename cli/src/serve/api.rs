@@ -88,17 +88,27 @@ impl Drop for StopOnDrop {
     }
 }
 
+/// One of the server's search slots, waiting up to [`QUEUE_WAIT`] for it; the 503 that says
+/// the server is busy otherwise.
+async fn slot(state: &State) -> Result<tokio::sync::OwnedSemaphorePermit, Response> {
+    match tokio::time::timeout(QUEUE_WAIT, state.slots.clone().acquire_owned()).await {
+        Ok(Ok(permit)) => Ok(permit),
+        _ => Err(error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "busy: every search slot is taken; try again shortly",
+        )),
+    }
+}
+
 /// Runs `work` (a search polling the flag it is given) on a blocking thread, in one of the
 /// server's search slots, within [`TIME_LIMIT`]; its answer as JSON, or the error response.
 async fn search<F>(state: &State, work: F) -> Response
 where
     F: FnOnce(&AtomicBool) -> Result<serde_json::Value, String> + Send + 'static,
 {
-    let Ok(Ok(_permit)) = tokio::time::timeout(QUEUE_WAIT, state.slots.acquire()).await else {
-        return error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "busy: every search slot is taken; try again shortly",
-        );
+    let _permit = match slot(state).await {
+        Ok(p) => p,
+        Err(r) => return r,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let _guard = StopOnDrop(stop.clone());
@@ -457,8 +467,8 @@ fn trace_tree(text: &str, q: &TraceQuery) -> Response {
     .into_response()
 }
 
-/// The Knuth-Moore minimum of leaves, `b^ceil(d/2) + b^floor(d/2) - 1`, for a uniform tree
-/// (every inner node with `b` children, every leaf at depth `d`); `None` for any other shape.
+/// The Knuth-Moore minimum of leaves for a uniform tree (every inner node with `b` children,
+/// every leaf at depth `d`); `None` for any other shape.
 fn uniform_minimal(tree: &cutoff::games::tree::Tree) -> Option<u64> {
     let root = tree.root();
     let b = tree.children(root).len() as u64;
@@ -470,7 +480,7 @@ fn uniform_minimal(tree: &cutoff::games::tree::Tree) -> Option<u64> {
             tree.children(n).len() as u64 == b
         }
     });
-    (uniform && b > 0).then(|| b.pow(d.div_ceil(2) as u32) + b.pow((d / 2) as u32) - 1)
+    (uniform && b > 0).then(|| cutoff::games::random_tree::minimal_leaves(b, d as u32))
 }
 
 /// The value range of the game, for fresh progress counters.
@@ -501,13 +511,9 @@ async fn analyse_stream(Shared(state): Shared<Arc<State>>, q: Query<Position>) -
         Ok(g) => g,
         Err(e) => return error(StatusCode::BAD_REQUEST, &e),
     };
-    let Ok(Ok(permit)) =
-        tokio::time::timeout(QUEUE_WAIT, state.slots.clone().acquire_owned()).await
-    else {
-        return error(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "busy: every search slot is taken; try again shortly",
-        );
+    let permit = match slot(&state).await {
+        Ok(p) => p,
+        Err(r) => return r,
     };
     let progress = Arc::new(MoveProgress::new(game.visit(RangeOf)));
     let stop = Arc::new(AtomicBool::new(false));

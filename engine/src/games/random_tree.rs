@@ -167,6 +167,15 @@ fn hash_value(hash: u64) -> Value {
     ((hash >> 11) % (2 * LEAF_RANGE as u64 + 1)) as Value - LEAF_RANGE
 }
 
+/// Leaves plain alpha-beta evaluates on the perfectly ordered uniform tree of branching `b`
+/// and depth `d` (the Knuth-Moore minimal tree): `b^ceil(d/2) + b^floor(d/2) - 1`
+/// (saturating).
+pub fn minimal_leaves(b: u64, d: u32) -> u64 {
+    b.saturating_pow(d.div_ceil(2))
+        .saturating_add(b.saturating_pow(d / 2))
+        - 1
+}
+
 impl RandomTree {
     /// A tree with `branching` (1..=64) children per inner node, `depth` (0..=40) plies, the
     /// given seed and order. The same arguments always give the same tree.
@@ -237,11 +246,7 @@ impl RandomTree {
     /// Leaves plain alpha-beta evaluates on the perfectly ordered tree of this shape (the
     /// Knuth-Moore minimal tree): `b^ceil(d/2) + b^floor(d/2) - 1` (saturating).
     pub fn minimal_leaves(&self) -> u64 {
-        let b = self.branching as u64;
-        let d = self.depth as u32;
-        b.saturating_pow(d.div_ceil(2))
-            .saturating_add(b.saturating_pow(d / 2))
-            - 1
+        minimal_leaves(self.branching as u64, self.depth as u32)
     }
 
     /// For a worst-first tree, whether the sibling gaps are large enough that plain alpha-beta

@@ -384,7 +384,8 @@ fn parallel_iterative_deepening_gives_the_serial_value_at_every_depth() {
                 Limits::default(),
                 Some(9),
             );
-            // Depth-limited values are exact minimax values at that depth: equal, depth by depth.
+            // A depth-limited value is one function of the position and the depth (the
+            // children's best, clamped into the game's bounds): equal, depth by depth.
             assert_eq!(
                 d.history, serial.history,
                 "{mode:?} x{threads} on {}",

@@ -28,6 +28,10 @@ pub(crate) struct Node {
     /// The window, narrowed by the game's bounds and the table.
     pub alpha: Value,
     pub beta: Value,
+    /// The game's bounds on the node's value (`Knowledge::Bounds`, both halves): the value
+    /// the loop finds is clamped into them (see [`Searcher::node`]).
+    pub lo: Value,
+    pub hi: Value,
     pub key: u64,
     /// The depth the node is searched to, as the table records it.
     pub depth: u8,
@@ -131,6 +135,13 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 break;
             }
         }
+        // The node's value is its children's best clamped into the game's bounds. Searched
+        // to the end, the best always lies within them and this changes nothing; short of
+        // the end, horizon values can fall outside (a claimeven bound of -1 over leaves
+        // evaluated 0), and without the clamp a fail-soft value outside the bounds would
+        // depend on the window the node was searched with: threads sharing the table, or
+        // another move order, could then find another depth-limited value.
+        best.value = best.value.max(node.lo).min(node.hi);
         self.epilogue(ply, &node, &best, policy);
         best.value
     }
@@ -290,9 +301,11 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let moves = self.arena.ply(ply).moves.len();
         let left = self.horizon - ply;
         let depth = self.table_depth(left, &pos);
-        let node = |alpha, beta, forced, work| Node {
+        let node = |alpha, beta, lo, hi, forced, work| Node {
             alpha,
             beta,
+            lo,
+            hi,
             key,
             depth,
             moves,
@@ -305,7 +318,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             // A forced move: passed through without a node, a probe or a store of its own.
             self.stats.nodes -= 1;
             self.stats.forced += 1;
-            return Ok(node(alpha, beta, true, 0));
+            return Ok(node(alpha, beta, lo, hi, true, 0));
         }
 
         // The per-move half of the game's analysis, for a node with a choice of moves.
@@ -313,14 +326,15 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             let p = self.arena.ply_mut(ply);
             self.game.analyse_moves(&p.pos, &p.moves, &mut p.hints)
         };
-        match knowledge {
+        let (lo, hi) = match knowledge {
             Knowledge::Value(v) => return Err(self.known(ply, v)),
-            Knowledge::Bounds(lo, hi) => {
-                if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
+            Knowledge::Bounds(lo2, hi2) => {
+                if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo2, hi2) {
                     return Err(v);
                 }
+                (lo.max(lo2), hi.min(hi2))
             }
-        }
+        };
         let mut table_move = NO_CODE;
         let mut work = 0;
         if let Some(tt) = tt {
@@ -351,6 +365,8 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         if let Some(tt) = tt {
             if left > 0 && self.game.enhanced_cutoffs(&pos) {
                 if let Some(v) = self.enhanced_cutoff(tt, ply, left - 1, beta) {
+                    // A fail high, clamped like the loop's values (see `node`).
+                    let v = v.min(hi);
                     self.settle(ply, v);
                     return Err(v);
                 }
@@ -366,7 +382,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 tt.prefetch(self.game.table_key(&self.game.play(&p.pos, mv)).0);
             }
         }
-        Ok(node(alpha, beta, false, work))
+        Ok(node(alpha, beta, lo, hi, false, work))
     }
 
     /// Settles the node at `ply` on the value the game's analysis gave: a leaf.

@@ -214,6 +214,8 @@ fn the_exercise_tree_traced_step_by_step() {
     assert_eq!(j["value"], 11);
     assert_eq!(j["leaves"], 12);
     assert_eq!(j["leaves_evaluated"], 7);
+    // The smallest proof: 1.1's two leaves, 1.2's 13, 2.1's three (alpha-beta also needs 2).
+    assert_eq!(j["minimal_leaves"], 6);
     // The walk-through in positions/trees/exercise.tree: a beta cut on 11 at 1.2 prunes its
     // last three leaves, an alpha cut on 11 at 2 prunes 2.2.
     assert_eq!(
@@ -269,8 +271,11 @@ fn orders_random_trees_and_posted_trees() {
         assert_eq!(t["value"], natural["value"]);
     }
     let leaves = |t: &Json| t["leaves_evaluated"].as_u64().unwrap();
-    // Best first: the minimal tree at most (ties may cut more); worst first: the most.
-    assert!(leaves(&best) <= 17, "{}", leaves(&best));
+    // Best first: exactly the minimal tree, which no order can beat; worst first: the most.
+    assert_eq!(leaves(&best), 17);
+    for t in [&natural, &worst] {
+        assert!(leaves(t) >= 17 && t["minimal_leaves"] == 17, "{t}");
+    }
     assert!(leaves(&worst) >= leaves(&natural) && leaves(&natural) >= leaves(&best));
     let body = "(3 5 1) (2 9) (0 8)";
     let (status, _, text) = s.request(&format!(

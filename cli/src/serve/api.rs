@@ -454,7 +454,9 @@ fn trace_tree(text: &str, q: &TraceQuery) -> Response {
         })
         .collect();
     let evaluated = walk.leaves(&tree).count();
-    let minimal = uniform_minimal(&tree);
+    // The fewest leaves any search must evaluate here (Knuth and Moore's minimal tree for
+    // this shape and these values).
+    let minimal = tree.minimal_leaves();
     Json(serde_json::json!({
         "algo": algo.name(),
         "value": result.value,
@@ -465,22 +467,6 @@ fn trace_tree(text: &str, q: &TraceQuery) -> Response {
         "minimal_leaves": minimal,
     }))
     .into_response()
-}
-
-/// The Knuth-Moore minimum of leaves for a uniform tree (every inner node with `b` children,
-/// every leaf at depth `d`); `None` for any other shape.
-fn uniform_minimal(tree: &cutoff::games::tree::Tree) -> Option<u64> {
-    let root = tree.root();
-    let b = tree.children(root).len() as u64;
-    let d = tree.height();
-    let uniform = (0..tree.len() as u32).all(|n| {
-        if tree.is_leaf(n) {
-            tree.depth(n) == d
-        } else {
-            tree.children(n).len() as u64 == b
-        }
-    });
-    (uniform && b > 0).then(|| cutoff::games::random_tree::minimal_leaves(b, d as u32))
 }
 
 /// The value range of the game, for fresh progress counters.

@@ -992,6 +992,76 @@ impl Tree {
         }
     }
 
+    /// The minimax value of every node from MAX's view, indexed by node.
+    pub fn minimax_values(&self) -> Vec<Value> {
+        let mut val = vec![0; self.len()];
+        // Breadth-first layout: every child has a larger index than its parent.
+        for k in (0..self.len() as u32).rev() {
+            val[k as usize] = match self.value(k) {
+                Some(v) => v,
+                None => {
+                    let kids = self.children(k).map(|c| val[c as usize]);
+                    if self.side(k) == Player::First {
+                        kids.max()
+                    } else {
+                        kids.min()
+                    }
+                    .unwrap_or(0)
+                }
+            };
+        }
+        val
+    }
+
+    /// The fewest leaves that prove the root's value: the smallest set of leaves whose values
+    /// fix the root's minimax value whatever the others hold. No search can evaluate fewer
+    /// (what it has not evaluated could be anything). This is Knuth and Moore's minimal tree
+    /// for this tree's shape and values.
+    ///
+    /// The root is at least its value `v` exactly when some strategy for MAX (one child at
+    /// MAX's nodes, every child at MIN's) has only leaves of at least `v`, and at most `v`
+    /// when some strategy for MIN has only leaves of at most `v`. A strategy of each side
+    /// meet in exactly one leaf, so the smallest proof is the smallest such MAX strategy and
+    /// the smallest such MIN strategy, less the leaf they share. On a uniform tree of
+    /// branching `b` and depth `d` that is `b^floor(d/2) + b^ceil(d/2) - 1` whatever the
+    /// values ([`crate::games::random_tree::minimal_leaves`]); on other shapes the cheapest
+    /// subtrees are chosen. Each node is visited at most twice.
+    pub fn minimal_leaves(&self) -> u64 {
+        let val = self.minimax_values();
+        let v = val[0];
+        self.prove_bound(&val, self.root(), v, false)
+            .saturating_add(self.prove_bound(&val, self.root(), v, true))
+            - 1
+    }
+
+    /// Leaves of the smallest proof that `node`'s value is at most `v` (`upper`) or at least
+    /// `v`; its minimax value must be on that side of `v`.
+    fn prove_bound(&self, val: &[Value], node: u32, v: Value, upper: bool) -> u64 {
+        if self.is_leaf(node) {
+            return 1;
+        }
+        // An upper bound at MAX (a lower one at MIN) needs every child; the other kind needs
+        // one child on the right side of `v`, the cheapest.
+        if (self.side(node) == Player::First) == upper {
+            self.children(node)
+                .map(|c| self.prove_bound(val, c, v, upper))
+                .fold(0, u64::saturating_add)
+        } else {
+            self.children(node)
+                .filter(|&c| {
+                    let cv = val[c as usize];
+                    if upper {
+                        cv <= v
+                    } else {
+                        cv >= v
+                    }
+                })
+                .map(|c| self.prove_bound(val, c, v, upper))
+                .min()
+                .unwrap_or(0)
+        }
+    }
+
     /// The position at `node`.
     pub fn pos(&self, node: u32) -> TreePos {
         TreePos {
@@ -1168,6 +1238,135 @@ impl Notation for Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The root's minimax value with the leaves outside `known` (a bit per leaf, in node
+    /// order) set to `unknown`.
+    fn value_with(t: &Tree, known: u64, unknown: Value) -> Value {
+        let mut val = vec![0; t.len()];
+        let mut leaf = 0;
+        let mut leaf_bit = vec![0; t.len()];
+        for k in 0..t.len() as u32 {
+            if t.is_leaf(k) {
+                leaf_bit[k as usize] = leaf;
+                leaf += 1;
+            }
+        }
+        for k in (0..t.len() as u32).rev() {
+            val[k as usize] = match t.value(k) {
+                Some(v) if known >> leaf_bit[k as usize] & 1 == 1 => v,
+                Some(_) => unknown,
+                None => {
+                    let kids = t.children(k).map(|c| val[c as usize]);
+                    if t.side(k) == Player::First {
+                        kids.max().unwrap()
+                    } else {
+                        kids.min().unwrap()
+                    }
+                }
+            };
+        }
+        val[0]
+    }
+
+    /// A random tree of at most `leaves` leaves and depth at most 4, values in 0..6 (ties
+    /// on purpose), written as a tree file.
+    fn random_spec(
+        rng: &mut crate::rng::SplitMix64,
+        depth: usize,
+        budget: &mut usize,
+        out: &mut String,
+    ) {
+        if depth == 0 || *budget <= 1 || rng.below(4) == 0 {
+            *budget = budget.saturating_sub(1);
+            out.push_str(&rng.below(6).to_string());
+            return;
+        }
+        out.push('(');
+        let n = 1 + rng.below(3) as usize;
+        for i in 0..n {
+            if i > 0 {
+                out.push(' ');
+            }
+            random_spec(rng, depth - 1, budget, out);
+        }
+        out.push(')');
+    }
+
+    #[test]
+    fn minimal_leaves_is_the_smallest_proof_by_brute_force() {
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let mut checked = 0;
+        let mut below_alphabeta = 0;
+        for _ in 0..400 {
+            let mut spec = String::new();
+            let mut budget = 12;
+            random_spec(&mut rng, 4, &mut budget, &mut spec);
+            let t = Tree::parse(&spec, Player::First).unwrap();
+            let leaves = t.leaves();
+            let v = t.minimax_values()[0];
+            // The smallest set of leaves that fixes the root's value whatever the others are:
+            // by monotonicity it is enough that both extremes give the value.
+            let smallest = (0u64..1 << leaves)
+                .filter(|&set| {
+                    value_with(&t, set, -crate::game::INF) == v
+                        && value_with(&t, set, crate::game::INF) == v
+                })
+                .map(|set| set.count_ones() as u64)
+                .min()
+                .unwrap();
+            assert_eq!(t.minimal_leaves(), smallest, "{spec}");
+            // No search evaluates fewer: alpha-beta, say.
+            let mut s = crate::search::Searcher::new(&t, t.initial(), None);
+            s.run(crate::search::Algorithm::AlphaBeta);
+            assert!(s.stats().leaves >= smallest, "{spec}");
+            below_alphabeta += u64::from(s.stats().leaves > smallest);
+            checked += 1;
+        }
+        assert_eq!(checked, 400);
+        assert!(
+            below_alphabeta > 0,
+            "some trees where alpha-beta's order is not the best"
+        );
+    }
+
+    #[test]
+    fn minimal_leaves_of_the_exercise_tree_and_of_uniform_trees() {
+        // The exercise tree: 1.1's two leaves, 1.2's 13 (at least 11), 2.1's three (at most
+        // 5): 6, where alpha-beta in file order evaluates 7.
+        let t = Tree::parse("((3 11) (2 13 7 8 6)) ((0 4 5) (1 15))", Player::First).unwrap();
+        assert_eq!(t.minimal_leaves(), 6);
+        // Uniform trees: Knuth and Moore's count, whatever the order.
+        let mut rng = crate::rng::SplitMix64::new(3);
+        for (b, d) in [(2u64, 1u32), (2, 4), (3, 3), (3, 4), (4, 3), (2, 7), (5, 2)] {
+            for _ in 0..5 {
+                // Distinct leaf values, shuffled.
+                let n = b.pow(d) as usize;
+                let mut values: Vec<usize> = (0..n).collect();
+                for i in (1..n).rev() {
+                    values.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                let mut next = values.into_iter();
+                fn spec(b: u64, d: u32, next: &mut dyn Iterator<Item = usize>) -> String {
+                    if d == 0 {
+                        return next.next().unwrap().to_string();
+                    }
+                    let kids: Vec<String> = (0..b).map(|_| spec(b, d - 1, next)).collect();
+                    format!("({})", kids.join(" "))
+                }
+                let t = Tree::parse(&spec(b, d, &mut next), Player::First).unwrap();
+                assert_eq!(
+                    t.minimal_leaves(),
+                    crate::games::random_tree::minimal_leaves(b, d),
+                    "b {b}, d {d}"
+                );
+            }
+        }
+        // Ties change nothing on a uniform tree: a strategy still has as many leaves.
+        let t = Tree::parse("(1 1) (1 1)", Player::First).unwrap();
+        assert_eq!(t.minimal_leaves(), 3);
+        let t = Tree::parse("(1 1 1) (1 1 1) (1 1 1)", Player::First).unwrap();
+        assert_eq!(t.minimal_leaves(), 5);
+    }
 
     #[test]
     fn a_stray_closing_angle_is_an_error_not_a_hang() {

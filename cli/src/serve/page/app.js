@@ -367,7 +367,7 @@ function drawTree() {
   const total = d.steps.length;
   $("step").textContent = `step ${tv.step} of ${total}`;
   $("event").textContent = describe(tv.step > 0 ? d.steps[tv.step - 1] : null);
-  const km = d.minimal_leaves === null ? "" : `; the Knuth-Moore minimum for this shape: ${d.minimal_leaves}`;
+  const km = `; the minimal tree (Knuth-Moore: the fewest any search can evaluate here): ${d.minimal_leaves}`;
   const done = tv.step === total ? ` Value ${d.value}.` : "";
   $("counts").textContent = `leaves evaluated: ${s.leaves} (${d.algo} evaluates ${d.leaves_evaluated} in all; minimax ${d.leaves}${km}).${done}`;
 }

@@ -314,6 +314,16 @@ pub enum MultiEvent {
         /// The kind of cut and its bound.
         cut: MultiCut,
     },
+    /// The search entered `node` with a window on `player`'s payoff (see
+    /// [`MultiObserver::entered`]).
+    Entered {
+        /// The node.
+        node: u32,
+        /// Whose payoff the window bounds.
+        player: usize,
+        /// The window's ends (infinite: unbounded).
+        window: (f64, f64),
+    },
 }
 
 /// Records the events of a search of a [`MultiTree`] (the observer the searches call).
@@ -339,6 +349,63 @@ impl MultiObserver<MultiTree> for MultiTrace {
             cut,
         });
     }
+
+    fn entered(&mut self, _ply: usize, pos: &u32, player: usize, window: (f64, f64)) {
+        self.events.push(MultiEvent::Entered {
+            node: *pos,
+            player,
+            window,
+        });
+    }
+}
+
+/// One step of a search of a general tree, for stepping through it (`cutoff serve`'s
+/// alpha-beta view). Scalar trees show values and bounds from MAX's view, as [`Step`] does;
+/// vector trees name the player a window or bound is for.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum MultiStep {
+    /// The search entered `node` with the window `(alpha, beta)`; `None`: unbounded.
+    Enter {
+        /// The node.
+        node: u32,
+        /// The window's lower end.
+        alpha: Option<f64>,
+        /// The window's upper end.
+        beta: Option<f64>,
+        /// Vector trees: whose payoff the window bounds (`None` for scalar trees, and where
+        /// the window is unbounded).
+        player: Option<usize>,
+    },
+    /// `node` settled on `value`, as [`show_values`] writes it; `exact` false: a bound.
+    Settle {
+        /// The node.
+        node: u32,
+        /// Its value.
+        value: String,
+        /// False where the search proved only a bound.
+        exact: bool,
+    },
+    /// The subtree `node` was skipped at `parent` by a `cut` ("decision", "chance" or
+    /// "probe") on `bound`.
+    Prune {
+        /// The root of the skipped subtree.
+        node: u32,
+        /// The node that cut off.
+        parent: u32,
+        /// The kind of cut.
+        cut: &'static str,
+        /// The bound, as [`format_value`] writes it.
+        bound: String,
+        /// Vector trees: whose payoff the bound is.
+        player: Option<usize>,
+    },
+}
+
+/// A finite window end to six decimals (Star1's windows carry rounding: -9.499999999999998),
+/// `None` for an infinite one.
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then(|| (v * 1e6).round() / 1e6)
 }
 
 /// A node settling in a search of a general tree.
@@ -443,6 +510,8 @@ pub struct MultiWalk {
     pub order: Vec<MultiSettle>,
     /// The skipped children, one by one, in the order they were cut off.
     pub pruned: Vec<MultiPrune>,
+    /// Every event in order: entries with their windows, settlings and skipped subtrees.
+    pub steps: Vec<MultiStep>,
 }
 
 impl MultiWalk {
@@ -457,11 +526,38 @@ impl MultiWalk {
                     node,
                     values,
                     exact,
-                } => walk.order.push(MultiSettle {
+                } => {
+                    walk.order.push(MultiSettle {
+                        node,
+                        values,
+                        exact,
+                    });
+                    walk.steps.push(MultiStep::Settle {
+                        node,
+                        value: show_values(tree, &values),
+                        exact,
+                    });
+                }
+                MultiEvent::Entered {
                     node,
-                    values,
-                    exact,
-                }),
+                    player,
+                    window: (a, b),
+                } => {
+                    let vectors = tree.has_vectors();
+                    // Scalar trees: MIN's window on its own payoff is (-b, -a) for MAX.
+                    let (a, b) = if !vectors && player == 1 {
+                        (-b, -a)
+                    } else {
+                        (a, b)
+                    };
+                    let bounded = a.is_finite() || b.is_finite();
+                    walk.steps.push(MultiStep::Enter {
+                        node,
+                        alpha: finite(a),
+                        beta: finite(b),
+                        player: (vectors && bounded).then_some(player),
+                    });
+                }
                 MultiEvent::Pruned { parent, from, cut } => {
                     let (owner, b) = bound_owner(tree, algo, parent, cut_bound(cut));
                     // Scalar trees show every value from MAX's view, bounds included.
@@ -477,6 +573,13 @@ impl MultiWalk {
                             cut,
                             owner,
                             bound,
+                        });
+                        walk.steps.push(MultiStep::Prune {
+                            node,
+                            parent,
+                            cut: cut_name(cut),
+                            bound: format_value(bound),
+                            player: tree.has_vectors().then_some(owner),
                         });
                     }
                 }

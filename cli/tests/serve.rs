@@ -259,6 +259,130 @@ fn the_exercise_tree_traced_step_by_step() {
 }
 
 #[test]
+fn traces_chance_and_three_player_trees() {
+    let s = Server::start();
+    let name_of = |t: &Json, id: &Json| t["nodes"][id.as_u64().unwrap() as usize]["name"].clone();
+    // positions/trees/expectiminimax.tree with Star1: 3.5; B is cut after its first outcome
+    // (0.8 * 1 + 0.2 * 10 = 2.8 cannot beat 3.5), its first outcome's MIN node after its
+    // first leaf, and C's second outcome after its first leaf.
+    let (status, t) = s.json("/api/trace?tree=chance&algo=star1");
+    assert_eq!(status, 200, "{t}");
+    assert_eq!(
+        (t["value"].clone(), t["value_text"].clone()),
+        (Json::from(3.5), Json::from("3.5"))
+    );
+    assert_eq!(
+        (t["leaves_evaluated"].clone(), t["leaves"].clone()),
+        (Json::from(8), Json::from(12))
+    );
+    assert_eq!(t["minimal_leaves"], Json::Null);
+    let kinds: Vec<&str> = t["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.iter().filter(|&&k| k == "chance").count(), 3);
+    assert_eq!(kinds.iter().filter(|&&k| k == "min").count(), 6);
+    let probs: Vec<&str> = t["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|n| n["prob"].as_str())
+        .collect();
+    assert_eq!(probs, ["0.5", "0.5", "0.8", "0.2", "1/3", "2/3"]);
+    let steps = t["steps"].as_array().unwrap();
+    let prunes: Vec<(Json, Json, Json)> = steps
+        .iter()
+        .filter(|st| st["kind"] == "prune")
+        .map(|st| {
+            (
+                name_of(&t, &st["node"]),
+                st["cut"].clone(),
+                st["bound"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        prunes,
+        [
+            (Json::from("2.1.2"), Json::from("decision"), Json::from("1")),
+            (Json::from("2.2"), Json::from("chance"), Json::from("2.8")),
+            (Json::from("3.2.2"), Json::from("decision"), Json::from("5")),
+        ]
+    );
+    // B (node 2) is entered with A's 3.5 as alpha; every window is Star1's, inside [0, 10]
+    // for MAX, shown from MAX's view.
+    let b = steps
+        .iter()
+        .find(|st| st["kind"] == "enter" && st["node"] == 2)
+        .unwrap();
+    assert_eq!(
+        (b["alpha"].clone(), b["beta"].clone()),
+        (Json::from(3.5), Json::from(10.0))
+    );
+    // Star2 probes: 7 leaves, the same value. Expectiminimax: every leaf, no cut.
+    let (_, t2) = s.json("/api/trace?tree=chance&algo=star2");
+    assert_eq!(
+        (t2["value"].clone(), t2["leaves_evaluated"].clone()),
+        (Json::from(3.5), Json::from(7))
+    );
+    assert!(t2["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|st| st["cut"] == "probe"));
+    let (_, e) = s.json("/api/trace?tree=chance&algo=expectiminimax");
+    assert_eq!(
+        (e["value"].clone(), e["leaves_evaluated"].clone()),
+        (Json::from(3.5), Json::from(12))
+    );
+    // positions/trees/maxn3.tree: max^n gives (3, 3, 4), player 0's 3; no algorithm named
+    // takes the default, max^n.
+    for q in ["/api/trace?tree=maxn3&algo=maxn", "/api/trace?tree=maxn3"] {
+        let (status, m) = s.json(q);
+        assert_eq!(status, 200, "{m}");
+        assert_eq!(
+            (m["value_text"].clone(), m["value"].clone()),
+            (Json::from("(3, 3, 4)"), Json::from(3.0)),
+            "{q}"
+        );
+        assert_eq!(
+            (m["algo"].clone(), m["players"].clone()),
+            (Json::from("maxn"), Json::from(3))
+        );
+    }
+    // Paranoid: the root player against the others, 2 (A gives it 1, B 2), with cuts named
+    // for player 0.
+    let (_, p) = s.json("/api/trace?tree=maxn3&algo=paranoid");
+    assert_eq!(p["value"], 2.0);
+    // A chance tree posted in the body.
+    let body = "[0.5 (3 5) 0.5 (1 9)] [0.25 2 0.75 4]";
+    let (status, _, text) = s.request(&format!(
+        "POST /api/trace?algo=star1 HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    ));
+    assert_eq!(status, 200, "{text}");
+    let t: Json = serde_json::from_str(&text).unwrap();
+    assert_eq!(t["value"], 3.5);
+    for (path, words) in [
+        (
+            "/api/trace?tree=chance&algo=alphabeta",
+            "searches plain two-player trees",
+        ),
+        ("/api/trace?tree=maxn3&algo=star1", "two players"),
+        (
+            "/api/trace?tree=chance&order=best-first",
+            "plain two-player trees only",
+        ),
+    ] {
+        let (status, j) = s.json(path);
+        assert_eq!(status, 400, "{path}: {j}");
+        assert!(j["error"].as_str().unwrap().contains(words), "{path}: {j}");
+    }
+}
+
+#[test]
 fn orders_random_trees_and_posted_trees() {
     let s = Server::start();
     let q = "/api/trace?tree=random&b=3&d=4&seed=7&algo=alphabeta";
@@ -286,7 +410,7 @@ fn orders_random_trees_and_posted_trees() {
     let t: Json = serde_json::from_str(&text).unwrap();
     assert_eq!(t["value"], 2);
     for (path, words) in [
-        ("/api/trace?tree=exercise&algo=star1", "unknown algorithm"),
+        ("/api/trace?tree=exercise&algo=solve", "unknown algorithm"),
         ("/api/trace?tree=exercise&order=sideways", "unknown order"),
         ("/api/trace?tree=../../etc/passwd", "unknown tree"),
         ("/api/trace?tree=random&b=9&d=2", "random trees"),

@@ -12,7 +12,8 @@ loads the position from its URL, checks that undo takes the last move back, take
 screenshot of the play view, and plays the first move of a game against the solver, which
 must answer. Then the alpha-beta view: the exercise tree stepped through
 with alpha-beta evaluates 7 leaves and draws 1.2.3-1.2.5 and 2.2 as pruned; minimax
-evaluates all 12. Exit status 0 when every check holds.
+evaluates all 12; the chance tree with Star1 and Star2 and the three-player tree with max^n
+show their cuts and values. Exit status 0 when every check holds.
 """
 
 import json
@@ -116,6 +117,40 @@ def check_tree(page, url, shots):
     page.click("#last")
     expect(page.locator("#counts")).to_contain_text("leaves evaluated: 12 ")
     assert page.eval_on_selector_all("#tree-drawing g.pruned", "gs => gs.length") == 0
+    check_general_trees(page, shots)
+
+
+def check_general_trees(page, shots):
+    """Chance nodes and three players: the chance tree takes Star1 when picked, shows its six
+    probabilities, evaluates 8 of 12 leaves with the value 3.5 and cuts B after its first
+    outcome (a chance cut on 2.8), besides two decision cuts; Star2's probes cut both of B's
+    outcomes with 7 leaves. The three-player tree takes max^n: the vector (3, 3, 4)."""
+    page.select_option("#tree", "chance")
+    expect(page.locator("#algo")).to_have_value("star1")
+    expect(page.locator("#step")).to_contain_text("step 0 of")
+    assert page.eval_on_selector_all("#tree-drawing text.prob", "ts => ts.length") == 6
+    assert page.eval_on_selector_all("#tree-drawing [data-kind=chance]", "gs => gs.length") == 3
+    page.click("#last")
+    expect(page.locator("#counts")).to_contain_text("leaves evaluated: 8 ")
+    expect(page.locator("#counts")).to_contain_text("Value 3.5.")
+    pruned = page.eval_on_selector_all(
+        "#tree-drawing g.pruned", "gs => gs.map(g => g.getAttribute('data-name'))"
+    )
+    assert set(pruned) == {"2.1.2", "2.2", "2.2.1", "2.2.2", "3.2.2"}, pruned
+    notes = page.eval_on_selector_all("#tree-drawing text.cutnote", "ts => ts.map(t => t.textContent)")
+    assert "chance cut on 2.8" in notes, notes
+    if shots:
+        page.screenshot(path=os.path.join(shots, "chance.png"), full_page=True)
+    page.select_option("#algo", "star2")
+    expect(page.locator("#step")).to_contain_text("step 0 of")
+    page.click("#last")
+    expect(page.locator("#counts")).to_contain_text("leaves evaluated: 7 ")
+    page.select_option("#tree", "maxn3")
+    expect(page.locator("#algo")).to_have_value("maxn")
+    expect(page.locator("#step")).to_contain_text("step 0 of")
+    page.click("#last")
+    expect(page.locator("#counts")).to_contain_text("Value (3, 3, 4).")
+    assert page.eval_on_selector_all("#tree-drawing [data-kind='player 2']", "gs => gs.length") == 4
 
 
 def check_scores(page, want):

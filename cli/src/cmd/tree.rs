@@ -137,9 +137,28 @@ pub fn run(args: &Args) -> CliResult {
             "--root min is for two-player trees; this one has {players} players (player 0 moves first)"
         )));
     }
-    match (args.algo, tree.as_plain()) {
-        (None, Some(plain)) => run_plain(args, plain, Algorithm::AlphaBeta),
-        (Some(TreeAlgo::Two(algo)), Some(plain)) => run_plain(args, plain, algo),
+    match choose(&tree, args.algo).map_err(in_file)? {
+        TreeSearch::Plain(plain, algo) => run_plain(args, plain, algo),
+        TreeSearch::Multi(algo) => run_multi(args, &tree, algo),
+    }
+}
+
+/// The search a tree gets (see [`choose`]).
+pub enum TreeSearch<'t> {
+    /// A two-player search of the plain tree.
+    Plain(&'t Tree, Algorithm),
+    /// A search of [`cutoff::multi`].
+    Multi(MultiAlgorithm),
+}
+
+/// The search `algo` asks for on `tree` (`None`: alpha-beta for plain two-player trees, else
+/// [`default_multi`]), or why it cannot search it, naming what the tree has and what to use.
+pub fn choose(tree: &MultiTree, algo: Option<TreeAlgo>) -> Result<TreeSearch<'_>, String> {
+    let players = tree.player_count();
+    let zero_sum = tree.payoff_sum().is_some_and(|s| s.abs() <= 1e-9);
+    match (algo, tree.as_plain()) {
+        (None, Some(plain)) => Ok(TreeSearch::Plain(plain, Algorithm::AlphaBeta)),
+        (Some(TreeAlgo::Two(algo)), Some(plain)) => Ok(TreeSearch::Plain(plain, algo)),
         (Some(TreeAlgo::Two(algo)), None) => {
             let what = if tree.chance_nodes() > 0 {
                 "chance nodes".to_string()
@@ -150,18 +169,24 @@ pub fn run(args: &Args) -> CliResult {
             } else {
                 "decimal leaves".to_string()
             };
-            let zero_sum = tree.payoff_sum().is_some_and(|s| s.abs() <= 1e-9);
             let use_instead = if players == 2 && zero_sum {
                 "expectiminimax, expectinegamax, star1 or star2"
             } else {
                 "maxn, maxn-plain, paranoid or brs"
             };
-            Err(in_file(format!(
+            Err(format!(
                 "{algo} searches plain two-player trees; this one has {what}: use {use_instead}"
-            )))
+            ))
         }
-        (None, None) => run_multi(args, &tree, default_multi(&tree)),
-        (Some(TreeAlgo::Multi(algo)), _) => run_multi(args, &tree, algo),
+        (None, None) => Ok(TreeSearch::Multi(default_multi(tree))),
+        (Some(TreeAlgo::Multi(algo)), _) => {
+            if algo.two_player_only() && players == 2 && !zero_sum {
+                return Err(format!(
+                    "{algo} needs zero-sum payoffs (every leaf's summing to 0): use maxn-plain, paranoid or brs"
+                ));
+            }
+            Ok(TreeSearch::Multi(algo))
+        }
     }
 }
 
@@ -295,12 +320,6 @@ struct MultiJson<'a> {
 /// `cutoff tree` with a search of [`cutoff::multi`].
 fn run_multi(args: &Args, tree: &MultiTree, algo: MultiAlgorithm) -> CliResult {
     let in_file = |e: String| format!("{}: {e}", super::shown_path(&args.file));
-    let zero_sum = tree.payoff_sum().is_some_and(|s| s.abs() <= 1e-9);
-    if algo.two_player_only() && tree.player_count() == 2 && !zero_sum {
-        return Err(in_file(format!(
-            "{algo} needs zero-sum payoffs (every leaf's summing to 0): use maxn-plain, paranoid or brs"
-        )));
-    }
     let limits = MultiLimits::default();
     let root = tree.initial();
     let want_walk = args.trace || args.dot || args.json;

@@ -1,7 +1,7 @@
 //! The server's JSON API: `GET /api/analyse?game=G&pos=P` (the score of every move, as
 //! `cutoff analyse --json`), `GET /api/solve?game=G&pos=P[&time_ms=T]` (as `cutoff solve
 //! --json [--time-ms T]`),
-//! `GET /api/trace?tree=exercise|three|random&algo=A&order=O[&b=B&d=D&seed=S]` and
+//! `GET /api/trace?tree=exercise|three|chance|maxn3|random&algo=A&order=O[&b=B&d=D&seed=S]` and
 //! `POST /api/trace?algo=A&order=O` with a tree in the body (a search of a small tree, step
 //! by step, for the alpha-beta view), and `GET /api/health`. A bad request gets a 4xx status and `{"error": "one line"}`; a search
 //! that runs out of time or finds every slot busy, a 503 with the same shape.
@@ -236,6 +236,8 @@ impl GameVisitor for SolveOne<'_> {
 /// The trees the alpha-beta view offers by name (the files in `positions/trees/`, built in).
 const EXERCISE: &str = include_str!("../../../positions/trees/exercise.tree");
 const THREE: &str = include_str!("../../../positions/trees/three.tree");
+const CHANCE: &str = include_str!("../../../positions/trees/expectiminimax.tree");
+const MAXN3: &str = include_str!("../../../positions/trees/maxn3.tree");
 /// The most nodes a traced tree may have: every step goes to the page.
 const TRACE_NODES: usize = 5000;
 
@@ -262,6 +264,8 @@ async fn trace_named(q: Query<TraceQuery>) -> Response {
     let text = match q.tree.as_deref().unwrap_or("exercise") {
         "exercise" => EXERCISE.to_string(),
         "three" => THREE.to_string(),
+        "chance" => CHANCE.to_string(),
+        "maxn3" => MAXN3.to_string(),
         "random" => {
             let (b, d) = (q.b.unwrap_or(3), q.d.unwrap_or(4));
             if !(1..=8).contains(&b) || d > 8 || (b as u64).pow(d as u32) > 4096 {
@@ -288,7 +292,7 @@ async fn trace_named(q: Query<TraceQuery>) -> Response {
             return error(
                 StatusCode::BAD_REQUEST,
                 &format!(
-                    "unknown tree '{}' (expected exercise, three or random)",
+                    "unknown tree '{}' (expected exercise, three, chance, maxn3 or random)",
                     cutoff::game::quote_max(other, 40)
                 ),
             )
@@ -375,85 +379,109 @@ struct TraceNode {
     id: u32,
     parent: Option<u32>,
     name: String,
-    /// The leaf's value from MAX's view; `null` for an inner node.
-    leaf: Option<cutoff::Value>,
+    /// The leaf's value (plain trees: a number from MAX's view; other trees: as the walk
+    /// writes it, `3.5` or `(3, 1, 4)`); `null` for an inner node.
+    leaf: Option<serde_json::Value>,
+    /// True at MAX's (player 0's) decision nodes.
     max: bool,
+    /// "max", "min", "player k" (more than two players), "chance" or "leaf".
+    kind: String,
+    /// The probability on the edge into the node, as written, under a chance node.
+    prob: Option<String>,
+}
+
+/// The algorithm asked for, read as either family (two-player or [`cutoff::multi`]); the
+/// exact solver and the game theory are not for stepping through.
+fn trace_algo(name: Option<&str>) -> Result<Option<crate::position::AnyAlgo>, String> {
+    use crate::position::AnyAlgo;
+    let Some(name) = name else { return Ok(None) };
+    match crate::position::parse_any_algo(name) {
+        Ok(AnyAlgo::Two(cutoff::Algorithm::Solve | cutoff::Algorithm::Theory)) | Err(_) => {
+            Err(format!(
+                "unknown algorithm '{}' (expected minimax, negamax, alphabeta, alphabeta-hard, \
+                 veb, ab, pvs, mtdf, expectiminimax, expectinegamax, star1, star2, maxn, \
+                 maxn-plain, paranoid or brs)",
+                cutoff::game::quote_max(name, 40)
+            ))
+        }
+        Ok(a) => Ok(Some(a)),
+    }
 }
 
 /// Searches the tree written in `text` with the query's algorithm and order, and answers with
-/// its nodes and every step.
+/// its nodes and every step: plain two-player trees with the two-player searches, trees with
+/// chance nodes or more players with those of [`cutoff::multi`].
 fn trace_tree(text: &str, q: &TraceQuery) -> Response {
+    use crate::cmd::tree::{choose, TreeSearch};
     use cutoff::games::tree::Tree;
-    let algo = match q.algo.as_deref().unwrap_or("alphabeta") {
-        a @ ("minimax" | "negamax" | "alphabeta" | "alphabeta-hard" | "veb" | "ab" | "pvs"
-        | "mtdf") => match a.parse::<cutoff::Algorithm>() {
-            Ok(a) => a,
-            Err(e) => return error(StatusCode::BAD_REQUEST, &e),
-        },
-        other => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                &format!(
-                    "unknown algorithm '{}' (expected minimax, negamax, alphabeta, \
-                     alphabeta-hard, veb, ab, pvs or mtdf)",
-                    cutoff::game::quote_max(other, 40)
-                ),
-            )
-        }
+    use cutoff::games::tree_multi::MultiTree;
+    let bad = |msg: &str| error(StatusCode::BAD_REQUEST, msg);
+    let algo = match trace_algo(q.algo.as_deref()) {
+        Ok(a) => a,
+        Err(e) => return bad(&e),
     };
     let order = match q.order.as_deref().unwrap_or("natural") {
         "natural" => TraceOrder::Natural,
         "best-first" => TraceOrder::BestFirst,
         "worst-first" => TraceOrder::WorstFirst,
         other => {
-            return error(
-                StatusCode::BAD_REQUEST,
-                &format!(
-                    "unknown order '{}' (expected natural, best-first or worst-first)",
-                    cutoff::game::quote_max(other, 40)
-                ),
-            )
+            return bad(&format!(
+                "unknown order '{}' (expected natural, best-first or worst-first)",
+                cutoff::game::quote_max(other, 40)
+            ))
         }
     };
-    let tree = match Tree::parse(text, cutoff::Player::First) {
+    let multi = match MultiTree::parse(text, 0) {
         Ok(t) => t,
-        Err(e) => return error(StatusCode::BAD_REQUEST, &e.0),
+        Err(e) => return bad(&e.0),
     };
-    if tree.len() > TRACE_NODES {
-        return error(
-            StatusCode::BAD_REQUEST,
-            &format!(
-                "the tree has {} nodes; at most {TRACE_NODES} are traced",
-                tree.len()
-            ),
-        );
+    if multi.len() > TRACE_NODES {
+        return bad(&format!(
+            "the tree has {} nodes; at most {TRACE_NODES} are traced",
+            multi.len()
+        ));
     }
+    let (tree, algo) = match choose(&multi, algo) {
+        Ok(TreeSearch::Plain(t, a)) => (t, a),
+        Ok(TreeSearch::Multi(a)) if order == TraceOrder::Natural => return trace_multi(&multi, a),
+        Ok(TreeSearch::Multi(_)) => {
+            return bad("best-first and worst-first reorder plain two-player trees only")
+        }
+        Err(e) => return bad(&e),
+    };
+    let reordered;
     let tree = if order == TraceOrder::Natural {
         tree
     } else {
         let mut s = String::new();
-        ordered(&tree, tree.root(), order, &mut s);
-        match Tree::parse(&s, cutoff::Player::First) {
+        ordered(tree, tree.root(), order, &mut s);
+        reordered = match Tree::parse(&s, cutoff::Player::First) {
             Ok(t) => t,
-            Err(e) => return error(StatusCode::BAD_REQUEST, &e.0),
-        }
+            Err(e) => return bad(&e.0),
+        };
+        &reordered
     };
     let (result, trace, _) =
-        match crate::cmd::tree::search_with(&tree, algo, cutoff::trace::Trace::new()) {
+        match crate::cmd::tree::search_with(tree, algo, cutoff::trace::Trace::new()) {
             Ok(r) => r,
             Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, &e),
         };
-    let walk = crate::walk::TreeWalk::new(&tree, &trace);
+    let walk = crate::walk::TreeWalk::new(tree, &trace);
     let nodes: Vec<TraceNode> = (0..tree.len() as u32)
-        .map(|n| TraceNode {
-            id: n,
-            parent: tree.parent(n),
-            name: tree.name(n),
-            leaf: tree.value(n),
-            max: tree.side(n) == cutoff::Player::First,
+        .map(|n| {
+            let max = tree.side(n) == cutoff::Player::First;
+            TraceNode {
+                id: n,
+                parent: tree.parent(n),
+                name: tree.name(n),
+                leaf: tree.value(n).map(serde_json::Value::from),
+                max,
+                kind: if max { "max" } else { "min" }.to_string(),
+                prob: None,
+            }
         })
         .collect();
-    let evaluated = walk.leaves(&tree).count();
+    let evaluated = walk.leaves(tree).count();
     // The fewest leaves any search must evaluate here (Knuth and Moore's minimal tree for
     // this shape and these values).
     let minimal = tree.minimal_leaves();
@@ -465,6 +493,62 @@ fn trace_tree(text: &str, q: &TraceQuery) -> Response {
         "leaves_evaluated": evaluated,
         "leaves": tree.leaves(),
         "minimal_leaves": minimal,
+    }))
+    .into_response()
+}
+
+/// [`trace_tree`] for a tree with chance nodes, vector or decimal leaves, or more than two
+/// players, searched by `algo` without a table (the children in file order, as the trace's
+/// cut indices count them). Values of scalar trees are MAX's; vector values and bounds name
+/// their player. There is no minimal tree for these searches.
+fn trace_multi(
+    tree: &cutoff::games::tree_multi::MultiTree,
+    algo: cutoff::multi::MultiAlgorithm,
+) -> Response {
+    use crate::walk::{node_kind, show_values, MultiTrace, MultiWalk};
+    use cutoff::multi::{search_observed, MultiLimits};
+    let root = cutoff::multi::MultiGame::initial(tree);
+    let (result, trace) = match search_observed(
+        tree,
+        &root,
+        algo,
+        &MultiLimits::default(),
+        None,
+        MultiTrace::default(),
+    ) {
+        Ok(r) => r,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e.to_string()),
+    };
+    let walk = MultiWalk::new(tree, &trace, algo);
+    let nodes: Vec<TraceNode> = (0..tree.len() as u32)
+        .map(|n| TraceNode {
+            id: n,
+            parent: tree.parent(n),
+            name: tree.name(n),
+            leaf: tree
+                .leaf_payoffs(n)
+                .map(|v| serde_json::Value::from(show_values(tree, &v))),
+            max: tree.player(n) == Some(0),
+            kind: node_kind(tree, n).to_lowercase(),
+            prob: tree.prob_text(n).map(str::to_string),
+        })
+        .collect();
+    let value = if tree.has_vectors() {
+        result.values.get(tree.root_player())
+    } else {
+        result.values.get(0)
+    };
+    Json(serde_json::json!({
+        "algo": algo.name(),
+        "value": value,
+        "value_text": show_values(tree, &result.values),
+        "players": tree.player_count(),
+        "chance_nodes": tree.chance_nodes(),
+        "nodes": nodes,
+        "steps": walk.steps,
+        "leaves_evaluated": result.stats.leaves,
+        "leaves": tree.leaves(),
+        "minimal_leaves": null,
     }))
     .into_response()
 }

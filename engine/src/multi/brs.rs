@@ -70,6 +70,7 @@ fn node<G: MultiGame, O: MultiObserver<G>>(
     mut alpha: f64,
     mut beta: f64,
 ) -> Result<(f64, Option<G::Move>), Aborted> {
+    ctx.obs.entered(ply, pos, me, (alpha, beta));
     let n = ctx.game.players();
     let turn = ctx.game.turn(pos);
     if turn == Turn::Terminal || depth == 0 {

@@ -33,6 +33,8 @@ fn emm<G: MultiGame, O: MultiObserver<G>>(
     ply: usize,
     depth: usize,
 ) -> Result<(f64, Option<G::Move>), Aborted> {
+    ctx.obs
+        .entered(ply, pos, 0, (f64::NEG_INFINITY, f64::INFINITY));
     let turn = ctx.game.turn(pos);
     if turn == Turn::Terminal || depth == 0 {
         let v = ctx.leaf(ply, pos, turn == Turn::Terminal)?.get(0);
@@ -98,6 +100,8 @@ fn enm<G: MultiGame, O: MultiObserver<G>>(
     ply: usize,
     depth: usize,
 ) -> Result<(f64, Option<G::Move>), Aborted> {
+    ctx.obs
+        .entered(ply, pos, me, (f64::NEG_INFINITY, f64::INFINITY));
     let turn = ctx.game.turn(pos);
     if turn == Turn::Terminal || depth == 0 {
         let v = ctx.leaf(ply, pos, turn == Turn::Terminal)?.get(me);

@@ -77,6 +77,13 @@ fn mx<G: MultiGame, O: MultiObserver<G>>(
     prune: Option<Shallow>,
     bound: Option<(usize, f64)>,
 ) -> Result<(Payoffs, Option<G::Move>), Aborted> {
+    match bound {
+        // The node matters to its parent's player only above what that player already has.
+        Some((q, b)) => ctx.obs.entered(ply, pos, q, (b, f64::INFINITY)),
+        None => ctx
+            .obs
+            .entered(ply, pos, 0, (f64::NEG_INFINITY, f64::INFINITY)),
+    }
     let turn = ctx.game.turn(pos);
     if turn == Turn::Terminal || depth == 0 {
         let v = ctx.leaf(ply, pos, turn == Turn::Terminal)?;

@@ -184,6 +184,11 @@ pub trait MultiObserver<G: MultiGame> {
     fn settled(&mut self, _ply: usize, _pos: &G::Pos, _value: &Payoffs, _exact: bool) {}
     /// The children of `parent` from index `from` on were skipped.
     fn pruned(&mut self, _ply: usize, _parent: &G::Pos, _from: usize, _cut: Cut) {}
+    /// The search entered `pos` with `window`, bounds on `player`'s payoff as the search
+    /// holds them (Star1, Star2 and best-reply search: the node owner's alpha-beta window;
+    /// paranoid: the root player's; max^n's shallow pruning: the parent player's best so
+    /// far as a lower end). Infinite ends, and the searches without windows, mean unbounded.
+    fn entered(&mut self, _ply: usize, _pos: &G::Pos, _player: usize, _window: (f64, f64)) {}
 }
 
 /// The observer that records nothing.

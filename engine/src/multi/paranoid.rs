@@ -151,6 +151,12 @@ impl<G: MultiGame, O: MultiObserver<G>> MultiObserver<ParanoidView<'_, G>> for R
     fn pruned(&mut self, ply: usize, parent: &G::Pos, from: usize, cut: Cut) {
         <O as MultiObserver<G>>::pruned(self.obs, ply, parent, from, cut);
     }
+
+    fn entered(&mut self, ply: usize, pos: &G::Pos, player: usize, (a, b): (f64, f64)) {
+        // The view's player 1 is the coalition: its window, negated, is the root player's.
+        let window = if player == 0 { (a, b) } else { (-b, -a) };
+        <O as MultiObserver<G>>::entered(self.obs, ply, pos, self.player, window);
+    }
 }
 
 /// Paranoid search to `depth` plies from `root`: the vector described in the module comment

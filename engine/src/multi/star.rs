@@ -169,6 +169,7 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
         beta: f64,
         seed: Option<Seed>,
     ) -> Result<(f64, Option<usize>), Aborted> {
+        self.ctx.obs.entered(ply, pos, me, (alpha, beta));
         let turn = self.ctx.game.turn(pos);
         if turn == Turn::Terminal || depth == 0 {
             let v = self.ctx.leaf(ply, pos, turn == Turn::Terminal)?.get(me);

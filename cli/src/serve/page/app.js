@@ -252,7 +252,27 @@ function showView(tree) {
   if (tree && !tv.data) loadTrace();
 }
 
+// The searches that fit each named tree, the first one its default: plain trees take the
+// two-player searches, the chance tree the chance searches, the three-player tree those for
+// more players. Pasted trees keep the choice (the server says when it does not fit).
+const FAMILIES = {
+  plain: ["alphabeta", "minimax", "pvs", "mtdf", "alphabeta-hard", "veb", "ab"],
+  chance: ["star1", "star2", "expectiminimax", "expectinegamax"],
+  players: ["maxn", "maxn-plain", "paranoid", "brs"],
+};
+const TREE_FAMILY = { exercise: "plain", three: "plain", random: "plain", chance: "chance", maxn3: "players" };
+
+function fitAlgorithm() {
+  const family = FAMILIES[TREE_FAMILY[$("tree").value]];
+  if (family && !family.includes($("algo").value)) $("algo").value = family[0];
+  // Best-first and worst-first reorder plain two-player trees only.
+  const plain = TREE_FAMILY[$("tree").value] === "plain" || $("tree").value === "pasted";
+  if (!plain) $("order").value = "natural";
+  $("order").disabled = !plain;
+}
+
 async function loadTrace() {
+  fitAlgorithm();
   const algo = $("algo").value, order = $("order").value, tree = $("tree").value;
   let r;
   try {
@@ -292,10 +312,14 @@ function layoutTree() {
       pos[id].x = (pos[kids[id][0]].x + pos[kids[id][kids[id].length - 1]].x) / 2;
     }
   };
-  place(0, 0);
+  // Vector values, "(3, 3, 4)", need wider leaves.
+  const gap = nodes.some((n) => typeof n.leaf === "string" && n.leaf.startsWith("(")) ? 84 : 56;
+  const placeAll = () => { next = 0; place(0, 0); };
+  placeAll();
+  if (gap !== 56) nodes.forEach((n, i) => { pos[i].x = 40 + (pos[i].x - 40) * (gap / 56); });
   tv.pos = pos;
   tv.kids = kids;
-  tv.width = Math.max(80 + (next - 1) * 56, 300);
+  tv.width = Math.max(80 + (next - 1) * gap, 300);
   tv.height = 100 + depthMax * 90;
 }
 
@@ -308,26 +332,44 @@ function replay() {
   const under = (id) => { s.pruned.add(id); tv.kids[id].forEach(under); };
   for (const st of tv.data.steps.slice(0, tv.step)) {
     s.current = st.node;
-    if (st.kind === "enter") s.window[st.node] = [st.alpha, st.beta];
+    if (st.kind === "enter") s.window[st.node] = [st.alpha, st.beta, st.player];
     if (st.kind === "settle") {
       s.value[st.node] = st.value;
       if (nodes[st.node].leaf !== null) s.leaves += 1;
     }
     if (st.kind === "prune") {
       under(st.node);
-      s.cut[st.parent] = `${st.cut} cut on ${st.bound}`;
+      s.cut[st.parent] = `${st.cut} cut on ${st.bound}${whose(st.player)}`;
       s.current = st.parent;
     }
   }
   return s;
 }
 
+// Vector trees name the player a window or bound is for.
+const whose = (player) => (player === null || player === undefined ? "" : ` for player ${player}`);
+const windowText = (w) => `(${inf(w[0], -1)}, ${inf(w[1], 1)})${whose(w[2])}`;
+
 function describe(st) {
   if (!st) return "Before the search: step forward to watch it.";
   const name = (id) => tv.data.nodes[id].name;
-  if (st.kind === "enter") return `enter ${name(st.node)} with the window (${inf(st.alpha, -1)}, ${inf(st.beta, 1)})`;
-  if (st.kind === "settle") return `${name(st.node)} settles at ${st.value}`;
-  return `${st.cut} cut at ${name(st.parent)} (the bound ${st.bound}): ${name(st.node)} is pruned`;
+  if (st.kind === "enter") return `enter ${name(st.node)} with the window ${windowText([st.alpha, st.beta, st.player])}`;
+  if (st.kind === "settle") return `${name(st.node)} settles at ${st.value}${st.exact === false ? " (a bound: its search was cut off)" : ""}`;
+  return `${st.cut} cut at ${name(st.parent)} (the bound ${st.bound}${whose(st.player)}): ${name(st.node)} is pruned`;
+}
+
+// One shape per kind of node: MAX (player 0) square, MIN (player 1) circle, player 2
+// hexagon, further players octagons, chance diamonds, the leaves of general trees
+// rounded boxes.
+function shape(n, p, cls, g) {
+  const poly = (pts) => el("polygon", { points: pts.map(([x, y]) => `${p.x + x},${p.y + y}`).join(" "), class: cls }, g);
+  const ring = (k, r) => Array.from({ length: k }, (_, i) => [r * Math.cos((2 * Math.PI * i) / k), r * Math.sin((2 * Math.PI * i) / k)]);
+  if (n.kind === "max" || n.kind === "player 0") return el("rect", { x: p.x - 17, y: p.y - 17, width: 34, height: 34, class: cls }, g);
+  if (n.kind === "min" || n.kind === "player 1") return el("circle", { cx: p.x, cy: p.y, r: 18, class: cls }, g);
+  if (n.kind === "chance") return poly([[0, -21], [21, 0], [0, 21], [-21, 0]]);
+  if (n.kind === "player 2") return poly(ring(6, 20));
+  if (n.kind === "leaf") return el("rect", { x: p.x - 26, y: p.y - 13, width: 52, height: 26, rx: 8, class: cls }, g);
+  return poly(ring(8, 20));
 }
 
 function drawTree() {
@@ -339,25 +381,35 @@ function drawTree() {
     if (n.parent === null) return;
     const a = tv.pos[n.parent], b = tv.pos[n.id];
     el("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, class: "edge" + (s.pruned.has(n.id) ? " pruned" : "") }, svg);
+    if (n.prob !== null && n.prob !== undefined) {
+      // A chance outcome's probability, as written, beside its edge.
+      const t = el("text", { x: (a.x + b.x) / 2 + 4, y: (a.y + b.y) / 2, class: "prob" }, svg);
+      t.textContent = n.prob;
+    }
   });
   d.nodes.forEach((n) => {
     const p = tv.pos[n.id];
     let cls = "node " + (n.max ? "max" : "min");
+    if (n.kind === "chance") cls += " chance";
     if (s.pruned.has(n.id)) cls += " pruned";
     else if (n.id in s.value) cls += " settled";
     if (s.current === n.id) cls += " current";
-    const g = el("g", { "data-name": n.name, class: s.pruned.has(n.id) ? "pruned" : "" }, svg);
-    if (n.max) el("rect", { x: p.x - 17, y: p.y - 17, width: 34, height: 34, class: cls }, g);
-    else el("circle", { cx: p.x, cy: p.y, r: 18, class: cls }, g);
+    const g = el("g", { "data-name": n.name, "data-kind": n.kind, class: s.pruned.has(n.id) ? "pruned" : "" }, svg);
+    shape(n, p, cls, g);
     const t = el("text", { x: p.x, y: p.y, class: "label" }, g);
-    t.textContent = n.id in s.value ? s.value[n.id] : n.name || "root";
+    // Long decimals (a chance node's 3.333333) are shortened to fit the shape.
+    const shown = (v) => (typeof v === "string" && v.length > 5 && !Number.isNaN(Number(v)) ? Number(v).toFixed(2) : v);
+    t.textContent = n.id in s.value ? shown(s.value[n.id]) : n.name || "root";
+    if (t.textContent.length > 7) t.setAttribute("class", "label small");
     if (n.leaf !== null) {
       const v = el("text", { x: p.x, y: p.y + 34, class: "leafv" }, g);
       v.textContent = n.leaf;
     }
     if (s.window[n.id] && !s.pruned.has(n.id)) {
       const w = el("text", { x: p.x, y: p.y - 24, class: "window" }, g);
-      w.textContent = `(${inf(s.window[n.id][0], -1)}, ${inf(s.window[n.id][1], 1)})`;
+      // Short on the drawing: "p0 (-7, 1)"; the event line spells it out.
+      const [a, b, who] = s.window[n.id];
+      w.textContent = `${who === null || who === undefined ? "" : `p${who} `}(${inf(a, -1)}, ${inf(b, 1)})`;
     }
     if (s.cut[n.id]) {
       const c = el("text", { x: p.x, y: p.y + 32, class: "cutnote" }, g);
@@ -367,8 +419,8 @@ function drawTree() {
   const total = d.steps.length;
   $("step").textContent = `step ${tv.step} of ${total}`;
   $("event").textContent = describe(tv.step > 0 ? d.steps[tv.step - 1] : null);
-  const km = `; the minimal tree (Knuth-Moore: the fewest any search can evaluate here): ${d.minimal_leaves}`;
-  const done = tv.step === total ? ` Value ${d.value}.` : "";
+  const km = d.minimal_leaves === null ? "" : `; the minimal tree (Knuth-Moore: the fewest any search can evaluate here): ${d.minimal_leaves}`;
+  const done = tv.step === total ? ` Value ${d.value_text ?? d.value}.` : "";
   $("counts").textContent = `leaves evaluated: ${s.leaves} (${d.algo} evaluates ${d.leaves_evaluated} in all; minimax ${d.leaves}${km}).${done}`;
 }
 
@@ -381,6 +433,7 @@ function stepTo(k) {
 $("show-play").addEventListener("click", () => showView(false));
 $("show-tree").addEventListener("click", () => showView(true));
 for (const id of ["tree", "algo", "order", "tree-b", "tree-d", "tree-seed"]) {
+  // A new tree gets a search that fits it (see `fitAlgorithm`); a new search keeps the tree.
   $(id).addEventListener("change", loadTrace);
 }
 $("tree-text").addEventListener("change", () => { $("tree").value = "pasted"; loadTrace(); });

@@ -4,6 +4,7 @@
 
 #![deny(missing_docs)]
 
+pub mod book;
 pub mod cmd;
 pub mod interrupt;
 pub mod judge;

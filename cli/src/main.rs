@@ -37,6 +37,8 @@ enum Command {
     Suite(cutoff_cli::cmd::suite::Args),
     /// The exact score of every legal move of a position, in numbers and words.
     Analyse(cutoff_cli::cmd::analyse::Args),
+    /// Write an opening book: the exact value of every position a few plies from the start.
+    Book(cutoff_cli::cmd::book::Args),
     /// Play against the solver in the terminal, one command a line from standard input.
     Play(cutoff_cli::cmd::play::Args),
     /// Solve Kuhn poker or Leduc hold'em with CFR and its variants; save, resume, compare.
@@ -97,6 +99,7 @@ fn main() -> ExitCode {
         Command::Suite(args) => cutoff_cli::cmd::suite::run(args),
         Command::Analyse(args) => cutoff_cli::cmd::analyse::run(args),
         Command::Play(args) => cutoff_cli::cmd::play::run(args),
+        Command::Book(args) => cutoff_cli::cmd::book::run(args),
         Command::Cfr(args) => cutoff_cli::cmd::cfr::run(args),
         Command::Split(args) => cutoff_cli::cmd::split::run(args),
         Command::SolveShard(args) => cutoff_cli::cmd::solve_shard::run(args),

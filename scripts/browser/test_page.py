@@ -4,13 +4,14 @@ the system's Chromium is launched by path).
 
     python3 scripts/browser/test_page.py CUTOFF CHROMIUM [SCREENSHOT_DIR]
 
-It starts `CUTOFF serve --port 0`, opens the page, plays 4453 by clicking the columns (two
+It starts `CUTOFF serve --port 0`, opens the page, checks the empty board's seven scores
+(from the opening book, the published ones), plays 4453 by clicking the columns (two
 people, so that the solver does not answer), waits for the scores, and checks each column's
 score on the board and in the table against `CUTOFF analyse connect4 4453 --json` (and the
 progress line while they are solved); then it
 loads the position from its URL, checks that undo takes the last move back, takes a
-screenshot of the play view, and plays the first move of a game against the solver, which
-must answer. Then the alpha-beta view: the exercise tree stepped through
+screenshot of the play view, and plays a whole game against the solver, which must answer
+every move, until the page says the game is over. Then the alpha-beta view: the exercise tree stepped through
 with alpha-beta evaluates 7 leaves and draws 1.2.3-1.2.5 and 2.2 as pruned; minimax
 evaluates all 12; the chance tree with Star1 and Star2 and the three-player tree with max^n
 show their cuts and values. Exit status 0 when every check holds.
@@ -49,10 +50,13 @@ def main():
             page = browser.new_page(viewport={"width": 1100, "height": 800})
             errors = []
             page.on("pageerror", lambda e: errors.append(str(e)))
-            # The empty board's scores take minutes: the moves are played while the page
-            # searches, each one dropping the search before it.
+            # The empty board's scores come from the opening book at once (solving them takes
+            # over a minute): the published seven.
             page.goto(url + "?game=connect4")
             page.wait_for_selector('g[data-col="4"]')
+            page.wait_for_selector("#scores tbody tr", timeout=10000)
+            check_scores(page, {str(c + 1): v for c, v in enumerate([-2, -1, 0, 1, 0, -1, -2])})
+            expect(page.locator("#progress")).to_contain_text("opening book")
             page.select_option("#opponent", "person")
             for col in "4453":
                 page.click(f'g[data-col="{col}"]')
@@ -78,6 +82,7 @@ def main():
             page.wait_for_selector('g[data-col="4"]')
             page.click('g[data-col="4"]')
             expect(page.locator("#pos")).to_have_text(re.compile(r"^4[1-7]$"), timeout=15000)
+            play_a_game(page)
             check_tree(page, url, shots)
             assert not errors, errors
             browser.close()
@@ -85,6 +90,29 @@ def main():
         server.terminate()
         server.wait(timeout=10)
     print("ok: the page plays 4453 and shows the seven scores `cutoff analyse` gives")
+
+
+def play_a_game(page):
+    """Plays the game on to its end against the solver, the person taking the columns in
+    turn (the next one with room), without waiting for the scores: the solver must answer
+    every move, and the page must say who won once the game is over."""
+    for turn in range(1, 22):
+        pos = page.inner_text("#pos")
+        if "Game over" in page.inner_text("#value") or len(pos) % 2 == 1:
+            break
+        cols = [c for c in "1234567" if pos.count(c) < 6]
+        col = cols[turn % len(cols)]
+        page.click(f'g[data-col="{col}"]')
+        # The solver's reply (within its 3 s budget), or the end of the game.
+        page.wait_for_function(
+            "n => document.getElementById('pos').textContent.length === n "
+            "|| document.getElementById('value').textContent.includes('Game over')",
+            arg=len(pos) + 2,
+            timeout=20000,
+        )
+    expect(page.locator("#value")).to_contain_text("Game over", timeout=60000)
+    final = page.inner_text("#pos")
+    assert len(final) >= 7, final
 
 
 def check_tree(page, url, shots):

@@ -26,6 +26,10 @@ pub struct Args {
     /// Threads for each move's search (default: all cores); 1 runs the serial search.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// An opening book (`cutoff book`): moves to positions it holds take its values instead
+    /// of a search. `builtin` is the Connect Four book in the binary.
+    #[arg(long)]
+    pub book: Option<String>,
 }
 
 /// The exact scores of the legal moves of one position.
@@ -64,6 +68,8 @@ pub struct Engine<'a> {
     pub stop: &'a AtomicBool,
     /// Where the searches of [`score_moves`] publish what they have done, if anyone watches.
     pub progress: Option<&'a MoveProgress>,
+    /// An opening book [`score_moves`] looks positions up in before searching them.
+    pub book: Option<&'a crate::book::Book>,
 }
 
 /// What [`score_moves`] has done so far, readable from another thread (`cutoff serve`'s
@@ -176,6 +182,11 @@ pub fn score_moves<G: Describe>(
             p.current.store(i, Relaxed);
             p.moves.get(i)
         });
+        if let Some(v) = engine.book.and_then(|b| b.value(game, &child)) {
+            // The book's value, solved once when the book was made: no search.
+            scored.push((mv, -v));
+            continue;
+        }
         match engine.solve_watched(game, child, watch) {
             Ok((v, _, n)) => {
                 nodes += n;
@@ -262,12 +273,24 @@ impl GameVisitor for Analyse<'_> {
         let pos = game.initial();
         let tt = super::table(self.args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;
+        let book = match self.args.book.as_deref() {
+            None => None,
+            Some("builtin") => Some(crate::book::builtin()?.clone()),
+            Some(path) => {
+                let text = super::read_file(path)?;
+                Some(
+                    crate::book::Book::parse(&text)
+                        .map_err(|e| format!("{}: {e}", super::shown_path(path)))?,
+                )
+            }
+        };
         let engine = Engine {
             tt: &tt,
             pool: pool.as_ref(),
             auto: self.args.threads.is_none(),
             stop: crate::interrupt::install(),
             progress: None,
+            book: book.as_ref(),
         };
         let report = report(
             game,

@@ -1,6 +1,7 @@
 //! The subcommands of the `cutoff` binary, one file each, and their shared output.
 
 pub mod analyse;
+pub mod book;
 pub mod cfr;
 pub mod judge;
 pub mod merge;

@@ -125,6 +125,7 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
             auto: self.args.threads.is_none(),
             stop: self.stop,
             progress: None,
+            book: None,
         };
         let out = &mut self.out;
         let mut pos = game.initial();

@@ -141,6 +141,7 @@ async fn analyse(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Respo
         Err(e) => return error(StatusCode::BAD_REQUEST, &e),
     };
     let position = q.pos.clone().filter(|p| !p.is_empty());
+    let pool = state.pool.clone();
     search(&state, move |stop| {
         let scale = game.scale();
         game.visit(Analyse {
@@ -148,6 +149,7 @@ async fn analyse(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Respo
             position,
             scale,
             progress: None,
+            pool: pool.as_deref(),
         })
     })
     .await
@@ -158,6 +160,8 @@ struct Analyse<'a> {
     position: Option<String>,
     scale: cutoff::Value,
     progress: Option<&'a MoveProgress>,
+    /// The server's threads: a search that proves large takes them (see `State::pool`).
+    pool: Option<&'a rayon::ThreadPool>,
 }
 
 impl GameVisitor for Analyse<'_> {
@@ -166,10 +170,12 @@ impl GameVisitor for Analyse<'_> {
         let tt = TranspositionTable::try_new(TABLE_MIB).map_err(|e| e.to_string())?;
         let engine = Engine {
             tt: &tt,
-            pool: None,
-            auto: false,
+            pool: self.pool,
+            auto: true,
             stop: self.stop,
             progress: self.progress,
+            // The first moves of Connect Four would take minutes to solve: the book has them.
+            book: crate::book::builtin().ok(),
         };
         let report = analyse::report(game, &game.initial(), &engine, self.position, self.scale)
             .map_err(|nodes| format!("stopped after {nodes} nodes"))?;
@@ -589,6 +595,7 @@ async fn analyse_stream(Shared(state): Shared<Arc<State>>, q: Query<Position>) -
     let stop = Arc::new(AtomicBool::new(false));
     let position = q.pos.clone().filter(|p| !p.is_empty());
     let (p, flag) = (progress.clone(), stop.clone());
+    let pool = state.pool.clone();
     let task = tokio::task::spawn_blocking(move || {
         let scale = game.scale();
         game.visit(Analyse {
@@ -596,6 +603,7 @@ async fn analyse_stream(Shared(state): Shared<Arc<State>>, q: Query<Position>) -
             position,
             scale,
             progress: Some(&p),
+            pool: pool.as_deref(),
         })
     });
     let first = Streaming {

@@ -47,6 +47,11 @@ pub struct Args {
 pub(crate) struct State {
     /// Search slots (see [`SEARCHES`]).
     pub slots: Arc<tokio::sync::Semaphore>,
+    /// Threads for the analyses, one per core (`None` on one core), shared by the searches
+    /// running at once: each starts on one thread and takes the pool once it proves large,
+    /// as `cutoff analyse` does (the hardest of Begin-Hard's five-stone positions, 13712,
+    /// takes 9 s on two cores then, 14 s on one, against 20 s allowed).
+    pub pool: Option<Arc<rayon::ThreadPool>>,
 }
 
 /// Runs `cutoff serve` until Ctrl-C or SIGTERM.
@@ -79,8 +84,11 @@ async fn serve(args: &Args) -> Result<(), String> {
     if args.open {
         open_browser(&url);
     }
+    let threads = crate::cmd::threads(None)?;
+    let pool = crate::cmd::analyse::Engine::pool(threads)?.map(Arc::new);
     let app = router(Arc::new(State {
         slots: Arc::new(tokio::sync::Semaphore::new(SEARCHES)),
+        pool,
     }));
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown())

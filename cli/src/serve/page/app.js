@@ -114,8 +114,30 @@ function draw() {
 
 // A move may be played while a search runs: the search is dropped (its request aborted,
 // which stops it on the server) and the new position searched instead.
+// True once the position on the page is over: four (three) in a row, or a full board. The
+// page knows it before any answer from the server, so no move is taken after the end.
+function over() {
+  const b = board();
+  const cell = state.game === "connect4"
+    ? (c, r) => (c >= 0 && c < 7 && r >= 0 && r < 6 ? b[c][r] || null : null)
+    : (c, r) => (c >= 0 && c < 3 && r >= 0 && r < 3 ? b[r * 3 + c] : null);
+  const [w, h, need] = state.game === "connect4" ? [7, 6, 4] : [3, 3, 3];
+  for (let c = 0; c < w; c++) {
+    for (let r = 0; r < h; r++) {
+      const who = cell(c, r);
+      if (!who) continue;
+      for (const [dc, dr] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
+        let k = 1;
+        while (k < need && cell(c + k * dc, r + k * dr) === who) k++;
+        if (k === need) return true;
+      }
+    }
+  }
+  return state.moves.length === w * h;
+}
+
 function legal(move) {
-  if (state.scores && state.scores.terminal) return false;
+  if (over() || (state.scores && state.scores.terminal)) return false;
   if (state.game === "connect4") return board()[move - 1].length < 6;
   return board()[move - 1] === null;
 }
@@ -127,7 +149,7 @@ async function play(move) {
   if (state.request) state.request.close();
   state.request = null;
   state.moves.push(move);
-  if ($("opponent").value !== "solver") {
+  if ($("opponent").value !== "solver" || over()) {
     analyse();
     return;
   }
@@ -177,7 +199,10 @@ function analyse() {
     const j = JSON.parse(e.data);
     state.scores = j;
     $("status").textContent = "";
-    $("progress").textContent = `${j.nodes.toLocaleString()} nodes in ${j.time_ms.toFixed(0)} ms (${(j.nodes / Math.max(j.time_ms, 1e-3) / 1000).toFixed(2)} M nodes/s)`;
+    // No node searched for a position with moves: every score came from the opening book.
+    $("progress").textContent = j.nodes === 0 && !j.terminal
+      ? "scores from the opening book (every position of at most 4 stones, solved once)"
+      : `${j.nodes.toLocaleString()} nodes in ${j.time_ms.toFixed(0)} ms (${(j.nodes / Math.max(j.time_ms, 1e-3) / 1000).toFixed(2)} M nodes/s)`;
     draw();
   });
   es.addEventListener("failure", (e) => {

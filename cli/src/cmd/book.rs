@@ -1,0 +1,103 @@
+//! `cutoff book GAME [POSITION] --plies N --out FILE`: writes an opening book, the exact value
+//! of every position up to N plies below the position (see `crate::book`).
+
+use super::CliResult;
+use crate::cmd::analyse::Engine;
+use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
+
+/// Arguments of `cutoff book`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game (connect4) and the position the book starts from (default: the start).
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Plies below the position: every position up to this deep goes into the book (at most
+    /// 8).
+    #[arg(long)]
+    pub plies: usize,
+    /// Where to write the book (atomically: a temporary file renamed).
+    #[arg(long)]
+    pub out: String,
+    /// Transposition table size in MiB, one table shared by every solve.
+    #[arg(long, default_value_t = 512)]
+    pub tt_mb: usize,
+    /// Threads for each solve (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// The deepest book `cutoff book` makes: 8 plies of Connect Four are 184,275 positions.
+const MAX_PLIES: usize = 8;
+
+/// Runs `cutoff book`.
+pub fn run(args: &Args) -> CliResult {
+    if args.plies > MAX_PLIES {
+        return Err(format!(
+            "--plies must be at most {MAX_PLIES}, got {}",
+            args.plies
+        ));
+    }
+    super::table_mib(args.tt_mb)?;
+    let threads = super::threads(args.threads)?;
+    let game = AnyGame::parse(&args.game)?;
+    game.visit(Build { args, threads })
+}
+
+/// `book` for one game.
+struct Build<'a> {
+    args: &'a Args,
+    threads: usize,
+}
+
+impl GameVisitor for Build<'_> {
+    type Output = CliResult;
+
+    fn visit<G: Describe>(self, game: &G) -> CliResult {
+        let args = self.args;
+        let tt = super::table(args.tt_mb)?;
+        let pool = Engine::pool(self.threads)?;
+        let engine = Engine {
+            tt: &tt,
+            pool: pool.as_ref(),
+            auto: args.threads.is_none(),
+            stop: crate::interrupt::install(),
+            progress: None,
+            book: None,
+        };
+        let from = args.game.position.as_deref();
+        let command = format!(
+            "cutoff book {}{} --plies {} --out {}",
+            game.name(),
+            from.map_or(String::new(), |p| format!(" {p}")),
+            args.plies,
+            args.out
+        );
+        let header = format!(
+            "# An opening book: the exact value, from the side to move, of every position up to\n\
+             # {} plies below {}, positions that end the game left out. Those {} plies deep\n\
+             # were solved exactly, the others valued by negamax over their children.\n\
+             # Made by: {command}\n",
+            args.plies,
+            from.map_or("the start".to_string(), |p| format!("`{p}`")),
+            args.plies,
+        );
+        let start = std::time::Instant::now();
+        let text = crate::book::build(game, from, args.plies, &engine, &header, |i, n| {
+            if i % 20 == 0 {
+                eprintln!(
+                    "cutoff book: solving {} of {n} ({:.0} s)",
+                    i + 1,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+        })?;
+        crate::shard::write_atomic(std::path::Path::new(&args.out), text.as_bytes())?;
+        let positions = text.lines().filter(|l| !l.starts_with('#')).count() - 1;
+        println!(
+            "cutoff book: {positions} positions written to {} in {:.1} s",
+            args.out,
+            start.elapsed().as_secs_f64()
+        );
+        Ok(())
+    }
+}

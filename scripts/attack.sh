@@ -494,6 +494,22 @@ attack "split to a folder" $n split connect4 "$late" --depth 1 --out adir
 attack "split to a missing folder" $n split connect4 "$late" --depth 1 --out missing/dir/x
 attack "split empty board depth 8 (over the path limit)" $n split connect4 --depth 8 --estimate-depth 0 --out split.big
 attack "split --estimate-depth 65" $n split connect4 "$late" --depth 1 --estimate-depth 65 --out split.e
+for v in 9 -1 x 99999999999999999999 "$esc"; do
+  attack "book --plies '${v:0:12}'" $n book connect4 "$late" --plies "$v" --out book.x
+done
+attack "book tictactoe" $n book tictactoe --plies 1 --out book.t
+attack "book random" $n book random --branching 2 --depth 2 --plies 1 --out book.r
+attack "book to a missing folder" $n book connect4 "$late" --plies 1 --out missing/dir/book
+attack "book to a folder" $n book connect4 "$late" --plies 1 --out adir
+"$bin" book connect4 "$late" --plies 1 --out book.ok >/dev/null 2>&1
+attack "analyse --book (a good one)" $n analyse connect4 "$late" --book book.ok
+for f in /dev/zero /nonexistent/book adir split.ok "$longx"; do
+  attack "analyse --book '${f:0:16}'" $n analyse connect4 "$late" --book "$f"
+done
+for text in "game connect4\n${longx} 1" "game connect4\n4 ${longx}" "game ${esc}" "game connect4\n- 1\n- 2" "game connect4\n4444444 1" "$esc"; do
+  printf "$text\n" > book.bad 2>/dev/null
+  attack "analyse --book with '${text:0:16}'" $n analyse connect4 "$late" --book book.bad
+done
 for v in 70000 -1 x "$longx" "$esc"; do
   attack "serve --port '${v:0:12}'" $n serve --port "$v"
   attack "serve --host '${v:0:12}'" $n serve --host "$v"

@@ -81,9 +81,20 @@ impl GameVisitor for Build<'_> {
             from.map_or("the start".to_string(), |p| format!("`{p}`")),
             args.plies,
         );
+        // A book takes minutes: a path it cannot be written to is an error before, not after.
+        let out = std::path::Path::new(&args.out);
+        let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
+        if out.is_dir() || parent.is_some_and(|p| !p.is_dir()) {
+            return Err(format!(
+                "cannot write the book to {}: not a file in an existing folder",
+                super::shown_path(&args.out)
+            ));
+        }
         let start = std::time::Instant::now();
+        // Progress only to a person watching: a log keeps to the result line.
+        let watched = std::io::IsTerminal::is_terminal(&std::io::stderr());
         let text = crate::book::build(game, from, args.plies, &engine, &header, |i, n| {
-            if i % 20 == 0 {
+            if watched && i % 20 == 0 {
                 eprintln!(
                     "cutoff book: solving {} of {n} ({:.0} s)",
                     i + 1,
@@ -91,7 +102,7 @@ impl GameVisitor for Build<'_> {
                 );
             }
         })?;
-        crate::shard::write_atomic(std::path::Path::new(&args.out), text.as_bytes())?;
+        crate::shard::write_atomic(out, text.as_bytes())?;
         let positions = text.lines().filter(|l| !l.starts_with('#')).count() - 1;
         println!(
             "cutoff book: {positions} positions written to {} in {:.1} s",

@@ -152,7 +152,7 @@ pub enum TreeSearch<'t> {
 }
 
 /// The search `algo` asks for on `tree` (`None`: alpha-beta for plain two-player trees, else
-/// [`default_multi`]), or why it cannot search it, naming what the tree has and what to use.
+/// `default_multi`), or why it cannot search it, naming what the tree has and what to use.
 pub fn choose(tree: &MultiTree, algo: Option<TreeAlgo>) -> Result<TreeSearch<'_>, String> {
     let players = tree.player_count();
     let zero_sum = tree.payoff_sum().is_some_and(|s| s.abs() <= 1e-9);

@@ -126,6 +126,29 @@ impl Book {
         self.values.get(&game.table_key(pos).0).copied()
     }
 
+    /// The value of `pos` and a move that reaches it, if the book holds every move's position
+    /// (and no move ends the game: those are left to a search); the first best move in the
+    /// game's order.
+    pub fn best<G: Describe>(&self, game: &G, pos: &G::Pos) -> Option<(Value, G::Move)> {
+        if game.outcome(pos).is_some() {
+            return None;
+        }
+        let mut moves = G::Moves::default();
+        game.moves(pos, &mut moves);
+        let mut best: Option<(Value, G::Move)> = None;
+        for &mv in moves.as_slice() {
+            let child = game.play(pos, mv);
+            if game.outcome(&child).is_some() {
+                return None;
+            }
+            let v = -self.value(game, &child)?;
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, mv));
+            }
+        }
+        best
+    }
+
     /// Positions held.
     pub fn len(&self) -> usize {
         self.values.len()

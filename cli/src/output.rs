@@ -104,6 +104,31 @@ impl Report {
         r
     }
 
+    /// The report of a position whose moves an opening book values (see `crate::book`):
+    /// `value` from the side to move, exact, reached by `best`; nothing searched. The
+    /// algorithm is named "book".
+    pub fn from_book<G: Notation>(
+        game: &G,
+        root: &G::Pos,
+        value: Value,
+        best: G::Move,
+        scale: i32,
+    ) -> Self {
+        let mut r = Report::base(
+            game,
+            root,
+            &[best],
+            Some(best),
+            Stats::default(),
+            Algorithm::Solve,
+        );
+        r.algo = "book".to_string();
+        r.value = Some(value * scale);
+        r.exact = true;
+        r.explained = Some(game.explain_value(root, value));
+        r
+    }
+
     /// The report of a plain search that ran to its end (`tree`).
     pub fn new<G: Notation>(
         game: &G,

@@ -120,9 +120,28 @@ fn analyse_and_solve_answer_as_the_command_line_does() {
     let (status, j) = s.json("/api/analyse?game=tictactoe&pos=XX./OO./...");
     assert_eq!(status, 200, "{j}");
     assert_eq!(j["best_move"], "3");
-    // With a time budget the solver answers early in the game too: a best move, the value
-    // at the depth it reached.
+    // With a time budget the solver answers early in the game too. Where the opening book
+    // values every move (at most 3 stones), exactly from it: one of the moves analyse scores
+    // best, nothing searched.
     let (status, j) = s.json("/api/solve?game=connect4&pos=4&time_ms=300");
+    assert_eq!(status, 200, "{j}");
+    assert_eq!(
+        (j["exact"].clone(), j["algo"].clone(), j["nodes"].clone()),
+        (Json::Bool(true), Json::from("book"), Json::from(0)),
+        "{j}"
+    );
+    let cli = cli_json(&["analyse", "connect4", "4", "--json", "--book", "builtin"]);
+    assert_eq!(j["value"], cli["value"]);
+    let best: Vec<&Json> = cli["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["value"] == cli["value"])
+        .map(|m| &m["move"])
+        .collect();
+    assert!(best.contains(&&j["best_move"]), "{j}");
+    // Beyond the book: the best move of the deepest search finished, a depth-limited value.
+    let (status, j) = s.json("/api/solve?game=connect4&pos=4444&time_ms=300");
     assert_eq!(status, 200, "{j}");
     assert!(j["best_move"].is_string(), "{j}");
     assert_eq!(j["exact"], false);

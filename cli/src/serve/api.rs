@@ -224,6 +224,17 @@ impl GameVisitor for SolveOne<'_> {
     type Output = Result<serde_json::Value, String>;
     fn visit<G: Describe>(self, game: &G) -> Self::Output {
         let root = game.initial();
+        // A budgeted reply (the page's solver) takes the book's exact move where it has one:
+        // a search of a few seconds early in the game gives only a depth-limited one.
+        if self.budget.is_some() {
+            if let Some((v, mv)) = crate::book::builtin()
+                .ok()
+                .and_then(|b| b.best(game, &root))
+            {
+                let report = Report::from_book(game, &root, v, mv, self.scale);
+                return serde_json::to_value(report).map_err(|e| e.to_string());
+            }
+        }
         let out = Solver::new(game)
             .threads(1)
             .table_mib(TABLE_MIB)

@@ -142,8 +142,9 @@ function legal(move) {
   return board()[move - 1] === null;
 }
 
-// The human's move; against the solver, its reply first (a solve of at most 3 s: exact late
-// in the game, the best move of the deepest search finished early on), then the scores.
+// The human's move; against the solver, its reply first (a solve of at most 3 s: exact from
+// the opening book at first and late in the game, the best move of the deepest search
+// finished in between), then the scores.
 async function play(move) {
   if (!legal(move)) return;
   if (state.request) state.request.close();

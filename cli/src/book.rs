@@ -10,7 +10,7 @@
 //! that two positions could share) may have books: [`KEYED_EXACTLY`].
 
 use crate::cmd::analyse::Engine;
-use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
+use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor, RangeOf};
 use cutoff::{MoveBuffer, Value};
 use std::collections::HashMap;
 
@@ -160,18 +160,10 @@ impl Book {
     }
 }
 
-/// The game's value range.
-struct RangeOf;
-
-impl GameVisitor for RangeOf {
-    type Output = (Value, Value);
-    fn visit<G: Describe>(self, game: &G) -> (Value, Value) {
-        game.value_range()
-    }
-}
-
-/// One position of a book being built: how to write it, its ply, its value once known.
-struct Line {
+/// One position of a book being built: the position, how to write it, its ply, its value
+/// once known.
+struct Line<P> {
+    pos: P,
     arg: String,
     ply: usize,
     value: Option<Value>,
@@ -200,9 +192,8 @@ pub fn build<G: Describe>(
     }
     // Every position by key, found depth first in the game's move order: the first path to
     // reach a position writes it.
-    let mut lines: Vec<Line> = Vec::new();
+    let mut lines: Vec<Line<G::Pos>> = Vec::new();
     let mut index: HashMap<u64, usize> = HashMap::new();
-    let mut order: Vec<(G::Pos, u64)> = Vec::new();
     let mut path = Vec::new();
     collect(
         game,
@@ -212,16 +203,14 @@ pub fn build<G: Describe>(
         &mut path,
         &mut lines,
         &mut index,
-        &mut order,
     )?;
     let deepest: Vec<usize> = (0..lines.len())
         .filter(|&i| lines[i].ply == plies)
         .collect();
     for (k, &i) in deepest.iter().enumerate() {
         report(k, deepest.len());
-        let pos = order[i].0;
         let (v, _, _) = engine
-            .solve(game, pos)
+            .solve(game, lines[i].pos)
             .map_err(|nodes| format!("stopped after {nodes} nodes"))?;
         lines[i].value = Some(v);
     }
@@ -229,7 +218,7 @@ pub fn build<G: Describe>(
     for ply in (0..plies).rev() {
         let at_ply: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].ply == ply).collect();
         for i in at_ply {
-            let pos = order[i].0;
+            let pos = lines[i].pos;
             let mut moves = G::Moves::default();
             game.moves(&pos, &mut moves);
             let mut best = None;
@@ -260,16 +249,14 @@ pub fn build<G: Describe>(
 
 /// Adds `pos` (reached by `path` from `root`) and, while `left` plies remain, its subtree to
 /// the book's positions, each once.
-#[allow(clippy::too_many_arguments)]
 fn collect<G: Describe>(
     game: &G,
     pos: G::Pos,
     root: Option<&str>,
     left: usize,
     path: &mut Vec<String>,
-    lines: &mut Vec<Line>,
+    lines: &mut Vec<Line<G::Pos>>,
     index: &mut HashMap<u64, usize>,
-    order: &mut Vec<(G::Pos, u64)>,
 ) -> Result<(), String> {
     if game.outcome(&pos).is_some() {
         return Ok(());
@@ -283,11 +270,11 @@ fn collect<G: Describe>(
         .ok_or_else(|| format!("{} cannot write its positions for a book", game.name()))?;
     index.insert(key, lines.len());
     lines.push(Line {
+        pos,
         arg,
         ply: path.len(),
         value: None,
     });
-    order.push((pos, key));
     if left == 0 {
         return Ok(());
     }
@@ -303,7 +290,6 @@ fn collect<G: Describe>(
             path,
             lines,
             index,
-            order,
         )?;
         path.pop();
     }

@@ -267,6 +267,16 @@ pub trait GameVisitor {
     fn visit<G: Describe>(self, game: &G) -> Self::Output;
 }
 
+/// The game's value range ([`cutoff::Game::value_range`]).
+pub struct RangeOf;
+
+impl GameVisitor for RangeOf {
+    type Output = (cutoff::Value, cutoff::Value);
+    fn visit<G: Describe>(self, game: &G) -> Self::Output {
+        game.value_range()
+    }
+}
+
 impl AnyGame {
     /// Sets up the game `args.game` at `args.position`; the error names what is wrong, in one
     /// line. The tree games read the options: `root` for `tree`, and `branching`, `depth`,

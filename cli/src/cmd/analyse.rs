@@ -95,6 +95,24 @@ impl MoveProgress {
 }
 
 impl<'a> Engine<'a> {
+    /// Searches with `tt` on `pool` (`auto`: see [`Engine::auto`]), stopped by `stop`, with
+    /// nobody watching and no book (set [`Engine::progress`] and [`Engine::book`] to add them).
+    pub fn new(
+        tt: &'a TranspositionTable,
+        pool: Option<&'a rayon::ThreadPool>,
+        auto: bool,
+        stop: &'a AtomicBool,
+    ) -> Self {
+        Engine {
+            tt,
+            pool,
+            auto,
+            stop,
+            progress: None,
+            book: None,
+        }
+    }
+
     /// A pool of `threads` threads if more than one.
     pub fn pool(threads: usize) -> Result<Option<rayon::ThreadPool>, String> {
         if threads <= 1 {
@@ -285,12 +303,13 @@ impl GameVisitor for Analyse<'_> {
             }
         };
         let engine = Engine {
-            tt: &tt,
-            pool: pool.as_ref(),
-            auto: self.args.threads.is_none(),
-            stop: crate::interrupt::install(),
-            progress: None,
             book: book.as_ref(),
+            ..Engine::new(
+                &tt,
+                pool.as_ref(),
+                self.args.threads.is_none(),
+                crate::interrupt::install(),
+            )
         };
         let report = report(
             game,

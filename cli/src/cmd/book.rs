@@ -56,14 +56,12 @@ impl GameVisitor for Build<'_> {
         let args = self.args;
         let tt = super::table(args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;
-        let engine = Engine {
-            tt: &tt,
-            pool: pool.as_ref(),
-            auto: args.threads.is_none(),
-            stop: crate::interrupt::install(),
-            progress: None,
-            book: None,
-        };
+        let engine = Engine::new(
+            &tt,
+            pool.as_ref(),
+            args.threads.is_none(),
+            crate::interrupt::install(),
+        );
         let from = args.game.position.as_deref();
         let command = format!(
             "cutoff book {}{} --plies {} --out {}",

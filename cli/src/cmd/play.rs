@@ -119,14 +119,7 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
     fn visit<G: Describe>(mut self, game: &G) -> CliResult {
         let tt = super::table(self.args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;
-        let engine = Engine {
-            tt: &tt,
-            pool: pool.as_ref(),
-            auto: self.args.threads.is_none(),
-            stop: self.stop,
-            progress: None,
-            book: None,
-        };
+        let engine = Engine::new(&tt, pool.as_ref(), self.args.threads.is_none(), self.stop);
         let out = &mut self.out;
         let mut pos = game.initial();
         let human = match self.args.first {

@@ -169,13 +169,10 @@ impl GameVisitor for Analyse<'_> {
     fn visit<G: Describe>(self, game: &G) -> Self::Output {
         let tt = TranspositionTable::try_new(TABLE_MIB).map_err(|e| e.to_string())?;
         let engine = Engine {
-            tt: &tt,
-            pool: self.pool,
-            auto: true,
-            stop: self.stop,
             progress: self.progress,
             // The first moves of Connect Four would take minutes to solve: the book has them.
             book: crate::book::builtin().ok(),
+            ..Engine::new(&tt, self.pool, true, self.stop)
         };
         let report = analyse::report(game, &game.initial(), &engine, self.position, self.scale)
             .map_err(|nodes| format!("stopped after {nodes} nodes"))?;
@@ -345,49 +342,37 @@ fn spec_text<G: cutoff::Game>(g: &G, pos: &G::Pos, out: &mut String) {
 }
 
 /// `tree`'s subtree at `node` written as a tree file, children in `order` by their minimax
-/// values (from MAX's view); returns that value.
+/// values `val` (from MAX's view, [`cutoff::games::tree::Tree::minimax_values`]).
 fn ordered(
     tree: &cutoff::games::tree::Tree,
+    val: &[cutoff::Value],
     node: u32,
     order: TraceOrder,
     out: &mut String,
-) -> cutoff::Value {
+) {
     if let Some(v) = tree.value(node) {
         out.push_str(&v.to_string());
-        return v;
+        return;
     }
-    let mut kids: Vec<(cutoff::Value, String)> = tree
-        .children(node)
-        .map(|c| {
-            let mut s = String::new();
-            let v = ordered(tree, c, order, &mut s);
-            (v, s)
-        })
-        .collect();
+    let mut kids: Vec<u32> = tree.children(node).collect();
     let max = tree.side(node) == cutoff::Player::First;
-    let value = if max {
-        kids.iter().map(|k| k.0).max()
-    } else {
-        kids.iter().map(|k| k.0).min()
-    }
-    .unwrap_or(0);
+    let v = |c: &u32| val[*c as usize];
     match order {
         TraceOrder::Natural => {}
         // Stable: equal values keep their written order.
-        TraceOrder::BestFirst if max => kids.sort_by_key(|k| std::cmp::Reverse(k.0)),
-        TraceOrder::BestFirst => kids.sort_by_key(|k| k.0),
-        TraceOrder::WorstFirst if max => kids.sort_by_key(|k| k.0),
-        TraceOrder::WorstFirst => kids.sort_by_key(|k| std::cmp::Reverse(k.0)),
+        TraceOrder::BestFirst if max => kids.sort_by_key(|c| std::cmp::Reverse(v(c))),
+        TraceOrder::BestFirst => kids.sort_by_key(v),
+        TraceOrder::WorstFirst if max => kids.sort_by_key(v),
+        TraceOrder::WorstFirst => kids.sort_by_key(|c| std::cmp::Reverse(v(c))),
     }
     out.push('(');
-    for (i, (_, s)) in kids.iter().enumerate() {
+    for (i, &c) in kids.iter().enumerate() {
         if i > 0 {
             out.push(' ');
         }
-        out.push_str(s);
+        ordered(tree, val, c, order, out);
     }
     out.push(')');
-    value
 }
 
 /// One node of a traced tree, for drawing it.
@@ -399,8 +384,6 @@ struct TraceNode {
     /// The leaf's value (plain trees: a number from MAX's view; other trees: as the walk
     /// writes it, `3.5` or `(3, 1, 4)`); `null` for an inner node.
     leaf: Option<serde_json::Value>,
-    /// True at MAX's (player 0's) decision nodes.
-    max: bool,
     /// "max", "min", "player k" (more than two players), "chance" or "leaf".
     kind: String,
     /// The probability on the edge into the node, as written, under a chance node.
@@ -471,7 +454,7 @@ fn trace_tree(text: &str, q: &TraceQuery) -> Response {
         tree
     } else {
         let mut s = String::new();
-        ordered(tree, tree.root(), order, &mut s);
+        ordered(tree, &tree.minimax_values(), tree.root(), order, &mut s);
         reordered = match Tree::parse(&s, cutoff::Player::First) {
             Ok(t) => t,
             Err(e) => return bad(&e.0),
@@ -492,7 +475,6 @@ fn trace_tree(text: &str, q: &TraceQuery) -> Response {
                 parent: tree.parent(n),
                 name: tree.name(n),
                 leaf: tree.value(n).map(serde_json::Value::from),
-                max,
                 kind: if max { "max" } else { "min" }.to_string(),
                 prob: None,
             }
@@ -545,7 +527,6 @@ fn trace_multi(
             leaf: tree
                 .leaf_payoffs(n)
                 .map(|v| serde_json::Value::from(show_values(tree, &v))),
-            max: tree.player(n) == Some(0),
             kind: node_kind(tree, n).to_lowercase(),
             prob: tree.prob_text(n).map(str::to_string),
         })
@@ -570,16 +551,6 @@ fn trace_multi(
     .into_response()
 }
 
-/// The value range of the game, for fresh progress counters.
-struct RangeOf;
-
-impl GameVisitor for RangeOf {
-    type Output = (cutoff::Value, cutoff::Value);
-    fn visit<G: Describe>(self, game: &G) -> Self::Output {
-        game.value_range()
-    }
-}
-
 /// The state the event stream carries from one event to the next.
 struct Streaming {
     task: tokio::task::JoinHandle<Result<serde_json::Value, String>>,
@@ -602,7 +573,7 @@ async fn analyse_stream(Shared(state): Shared<Arc<State>>, q: Query<Position>) -
         Ok(p) => p,
         Err(r) => return r,
     };
-    let progress = Arc::new(MoveProgress::new(game.visit(RangeOf)));
+    let progress = Arc::new(MoveProgress::new(game.visit(crate::position::RangeOf)));
     let stop = Arc::new(AtomicBool::new(false));
     let position = q.pos.clone().filter(|p| !p.is_empty());
     let (p, flag) = (progress.clone(), stop.clone());

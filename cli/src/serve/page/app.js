@@ -415,7 +415,7 @@ function drawTree() {
   });
   d.nodes.forEach((n) => {
     const p = tv.pos[n.id];
-    let cls = "node " + (n.max ? "max" : "min");
+    let cls = "node " + (n.kind === "max" || n.kind === "player 0" ? "max" : "min");
     if (n.kind === "chance") cls += " chance";
     if (s.pruned.has(n.id)) cls += " pruned";
     else if (n.id in s.value) cls += " settled";

@@ -6,6 +6,7 @@
 
 pub mod book;
 pub mod cmd;
+pub mod files;
 pub mod interrupt;
 pub mod judge;
 pub mod output;

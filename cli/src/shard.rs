@@ -572,33 +572,12 @@ pub fn write_split(path: &str, header: &Header, lines: &[Line]) -> Result<(), St
         out.push_str(&json_line(line)?);
         out.push('\n');
     }
-    write_atomic(std::path::Path::new(path), out.as_bytes())
+    crate::files::write_atomic(std::path::Path::new(path), out.as_bytes())
 }
 
 /// `v` as one line of JSON.
 fn json_line<T: Serialize>(v: &T) -> Result<String, String> {
     serde_json::to_string(v).map_err(|e| format!("cannot write JSON: {e}"))
-}
-
-/// Writes `bytes` to `path` atomically: into a temporary file beside it, flushed to disk, then
-/// renamed over it, so that a reader (or a rerun after a crash) sees the whole file or none.
-pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> Result<(), String> {
-    use std::io::Write;
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp.{}", std::process::id()));
-    let fail = |e: std::io::Error| format!("cannot write '{shown}': {e}");
-    let mut f = std::fs::File::create(&tmp).map_err(fail)?;
-    f.write_all(bytes).map_err(fail)?;
-    f.sync_all().map_err(fail)?;
-    drop(f);
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        fail(e)
-    })
 }
 
 /// The first 12 hex digits of a digest, for messages.

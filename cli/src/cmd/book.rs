@@ -100,7 +100,7 @@ impl GameVisitor for Build<'_> {
                 );
             }
         })?;
-        crate::shard::write_atomic(out, text.as_bytes())?;
+        crate::files::write_atomic(out, text.as_bytes())?;
         let positions = text.lines().filter(|l| !l.starts_with('#')).count() - 1;
         println!(
             "cutoff book: {positions} positions written to {} in {:.1} s",

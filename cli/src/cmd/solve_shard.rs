@@ -69,7 +69,7 @@ pub fn run(args: &Args) -> CliResult {
     })?;
     let bytes = serde_json::to_vec(&result).map_err(|e| format!("cannot write JSON: {e}"))?;
     let path = shard::result_path(&dir, index);
-    shard::write_atomic(&path, &bytes)?;
+    crate::files::write_atomic(&path, &bytes)?;
     eprintln!(
         "shard {index} of {n}: {} positions, {} nodes, {:.3} s -> {}",
         result.lines.len(),

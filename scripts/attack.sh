@@ -27,6 +27,7 @@ if [ ! -x "$bin" ]; then
   exit 2
 fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+parts=$(cd "$(dirname "$0")" && pwd)/attack
 TIME_LIMIT=${TIME_LIMIT:-20}
 MEM_KIB=${MEM_KIB:-4194304}
 
@@ -513,6 +514,13 @@ done
 for v in 70000 -1 x "$longx" "$esc"; do
   attack "serve --port '${v:0:12}'" $n serve --port "$v"
   attack "serve --host '${v:0:12}'" $n serve --host "$v"
+done
+
+# One file per topic in scripts/attack/, run in this shell with the fixtures and `attack`.
+for part in "$parts"/*.sh; do
+  [ -e "$part" ] || continue
+  # shellcheck disable=SC1090
+  . "$part"
 done
 
 echo

@@ -78,9 +78,9 @@ impl TtStats {
 const WAYS: usize = 2;
 
 #[repr(align(32))]
-struct Cluster {
-    // Pairs (key ^ data, data) for `WAYS` entries.
-    words: [AtomicU64; 2 * WAYS],
+pub(crate) struct Cluster {
+    // Pairs (key ^ data, data) for `WAYS` entries; the chance table's four words of one entry.
+    pub(crate) words: [AtomicU64; 2 * WAYS],
 }
 
 /// The shared, fixed-size, lock-free transposition table.
@@ -257,10 +257,10 @@ const HUGE_PAGE: usize = 2 << 20;
 /// (spread over the searching threads, and never for pages a short solve does not reach). A
 /// 1 GiB table cost 1.1 s of zeroing on one thread before the empty board's search began.
 /// Other blocks (and all under Miri, which cannot unmap part of a mapping) come from the
-/// global allocator with `layout` and are zeroed by us.
-struct Clusters {
+/// global allocator with `layout`, zeroed.
+pub(crate) struct Clusters {
     ptr: std::ptr::NonNull<Cluster>,
-    len: usize,
+    pub(crate) len: usize,
     layout: std::alloc::Layout,
     mapped: bool,
 }
@@ -273,6 +273,35 @@ unsafe impl Send for Clusters {}
 unsafe impl Sync for Clusters {}
 
 impl Clusters {
+    /// At most `mib` MiB of empty clusters (at least one), a power of two of them: the sizing
+    /// every table shares ([`TranspositionTable::try_new`],
+    /// [`crate::multi::table::BoundsTable::try_new`]). Refused before anything is allocated
+    /// where the size exceeds the address space or the memory available; nothing is
+    /// committed up front (see [`Clusters`]).
+    pub(crate) fn sized(mib: usize) -> Result<Clusters, TableError> {
+        let mib = mib.max(1);
+        let bytes = mib
+            .checked_mul(1 << 20)
+            .filter(|&b| b <= isize::MAX as usize / 2)
+            .ok_or(TableError::TooLarge { mib })?;
+        let memory = memory_mib();
+        if let Some((available_mib, total_mib)) = memory {
+            if mib as u64 > available_mib {
+                return Err(TableError::Unavailable {
+                    mib,
+                    available_mib,
+                    total_mib,
+                });
+            }
+        }
+        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
+        let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
+        Clusters::zeroed(n).ok_or(TableError::AllocationFailed {
+            mib,
+            available_mib: memory.map(|(a, _)| a),
+        })
+    }
+
     /// `n` empty clusters. Tables of 2 MiB and more are aligned to 2 MiB and, on Linux, asked
     /// to live in transparent huge pages before any page is touched: every probe lands on a
     /// random cluster, and with 4 KiB pages nearly every probe also misses the TLB (see the
@@ -298,15 +327,14 @@ impl Clusters {
             }
         }
         // SAFETY: `layout` has non-zero size (n >= 1, clusters are 32 bytes) and at least
-        // `Cluster`'s alignment. The whole block is written with zeros before anything reads
-        // it, and all-zero bytes are a valid `Cluster` (four `AtomicU64`s holding 0, the
-        // empty entry).
+        // `Cluster`'s alignment. `alloc_zeroed` hands back the block already zeroed (fresh
+        // pages from the system are not touched to do so), and all-zero bytes are a valid
+        // `Cluster` (four `AtomicU64`s holding 0, the empty entry).
         unsafe {
-            let ptr = std::alloc::alloc(layout);
+            let ptr = std::alloc::alloc_zeroed(layout);
             if ptr.is_null() {
                 return None;
             }
-            std::ptr::write_bytes(ptr, 0, size);
             Some(Clusters {
                 ptr: std::ptr::NonNull::new_unchecked(ptr as *mut Cluster),
                 len: n,
@@ -369,7 +397,7 @@ impl Clusters {
 
     /// Cluster `i`; panics unless `i < len`.
     #[inline]
-    fn get(&self, i: usize) -> &Cluster {
+    pub(crate) fn get(&self, i: usize) -> &Cluster {
         assert!(i < self.len, "cluster {i} out of {}", self.len);
         // SAFETY: `i < len`, checked just above.
         unsafe { self.get_unchecked(i) }
@@ -381,7 +409,7 @@ impl Clusters {
     ///
     /// `i` must be below `len`.
     #[inline(always)]
-    unsafe fn get_unchecked(&self, i: usize) -> &Cluster {
+    pub(crate) unsafe fn get_unchecked(&self, i: usize) -> &Cluster {
         debug_assert!(i < self.len);
         // SAFETY: the caller guarantees `i < len`, so `ptr.add(i)` stays inside the block of
         // `len` initialised clusters (see `zeroed`), which lives as long as `self`; only
@@ -505,45 +533,26 @@ impl TranspositionTable {
     /// memory available, is refused before allocating, and a refused allocation (`ulimit -v`)
     /// is an error too.
     pub fn try_new(mib: usize) -> Result<Self, TableError> {
-        let mib = mib.max(1);
-        let bytes = mib
-            .checked_mul(1 << 20)
-            .filter(|&b| b <= isize::MAX as usize / 2)
-            .ok_or(TableError::TooLarge { mib })?;
-        let memory = memory_mib();
-        if let Some((available_mib, total_mib)) = memory {
-            if mib as u64 > available_mib {
-                return Err(TableError::Unavailable {
-                    mib,
-                    available_mib,
-                    total_mib,
-                });
-            }
-        }
-        let n = (bytes / std::mem::size_of::<Cluster>()).max(1);
-        let n = 1usize << (usize::BITS - 1 - n.leading_zeros());
-        TranspositionTable::try_with_clusters(n).ok_or(TableError::AllocationFailed {
-            mib,
-            available_mib: memory.map(|(a, _)| a),
+        let clusters = Clusters::sized(mib)?;
+        Ok(TranspositionTable {
+            mask: clusters.len as u64 - 1,
+            clusters,
+            age: AtomicU8::new(0),
+            epoch: AtomicU16::new(FIRST_EPOCH),
         })
     }
 
     /// A table of `n` clusters, a power of two (`cluster` relies on it).
     #[cfg(test)]
     fn with_clusters(n: usize) -> Self {
-        TranspositionTable::try_with_clusters(n)
-            .unwrap_or_else(|| panic!("cannot allocate a table of {n} clusters"))
-    }
-
-    /// A table of `n` clusters, a power of two, or `None` if the memory cannot be had.
-    fn try_with_clusters(n: usize) -> Option<Self> {
         assert!(n.is_power_of_two(), "{n} clusters: not a power of two");
-        Some(TranspositionTable {
-            clusters: Clusters::zeroed(n)?,
+        TranspositionTable {
+            clusters: Clusters::zeroed(n)
+                .unwrap_or_else(|| panic!("cannot allocate a table of {n} clusters")),
             mask: n as u64 - 1,
             age: AtomicU8::new(0),
             epoch: AtomicU16::new(FIRST_EPOCH),
-        })
+        }
     }
 
     /// Number of entries.

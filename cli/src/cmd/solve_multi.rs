@@ -165,7 +165,7 @@ fn solve<G: MultiGame>(
     });
     let mib = super::table_mib(args.tt_mb)?;
     let table = if algo.uses_table() {
-        Some(BoundsTable::try_new(mib)?)
+        Some(BoundsTable::try_new(mib).map_err(|e| e.to_string())?)
     } else {
         None
     };

@@ -8,7 +8,12 @@
 //! entry only if it matches, so an entry torn by two writers racing is read as a miss, never as
 //! a wrong bound (the XOR scheme of Hyatt and Mann). No locks: every word is an atomic, read
 //! and written `Relaxed`.
+//!
+//! Its memory is the two-player table's: one 32-byte cluster of [`crate::tt`] per entry, sized
+//! and checked the same way (refused beyond the address space or the memory available, with a
+//! [`TableError`]) and committed page by page as the search first touches it, not up front.
 
+use crate::tt::{Cluster, Clusters, TableError};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// What the table knows of a position.
@@ -29,7 +34,7 @@ pub struct Bounds {
 
 /// The table: a power of two of four-word entries, one way per index, replaced by depth.
 pub struct BoundsTable {
-    words: Vec<AtomicU64>,
+    entries: Clusters,
     mask: usize,
 }
 
@@ -45,25 +50,15 @@ impl BoundsTable {
         }
     }
 
-    /// A table of about `mib` MiB (at least one entry), or an error naming the size when the
-    /// memory cannot be had.
-    pub fn try_new(mib: usize) -> Result<BoundsTable, String> {
-        let bytes = mib.max(1).saturating_mul(1 << 20);
-        let entries = (bytes / 32).next_power_of_two().max(1);
-        let entries = if entries.saturating_mul(32) > bytes {
-            entries / 2
-        } else {
-            entries
-        }
-        .max(1);
-        let mut words = Vec::new();
-        words
-            .try_reserve_exact(entries * 4)
-            .map_err(|_| format!("cannot allocate a table of {mib} MiB"))?;
-        words.extend((0..entries * 4).map(|_| AtomicU64::new(0)));
+    /// A table of at most `mib` MiB (at least one entry), rounded down to a power of two, or an
+    /// error naming the size, and the memory available where the system says, when it cannot
+    /// be had (see [`crate::tt::TranspositionTable::try_new`], which sizes its table the
+    /// same way).
+    pub fn try_new(mib: usize) -> Result<BoundsTable, TableError> {
+        let entries = Clusters::sized(mib)?;
         Ok(BoundsTable {
-            words,
-            mask: entries - 1,
+            mask: entries.len - 1,
+            entries,
         })
     }
 
@@ -74,23 +69,28 @@ impl BoundsTable {
 
     /// Empties the table.
     pub fn clear(&self) {
-        for w in &self.words {
-            w.store(0, Relaxed);
+        for i in 0..=self.mask {
+            for w in &self.entries.get(i).words {
+                w.store(0, Relaxed);
+            }
         }
     }
 
-    fn slot(&self, key: u64) -> usize {
-        (key as usize & self.mask) * 4
+    /// The four words of `key`'s entry.
+    #[inline]
+    fn slot(&self, key: u64) -> &[AtomicU64; 4] {
+        let e: &Cluster = self.entries.get(key as usize & self.mask);
+        &e.words
     }
 
     /// The bounds stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Bounds> {
-        let i = self.slot(key);
-        let check = self.words[i].load(Relaxed);
-        let lo = self.words[i + 1].load(Relaxed);
-        let hi = self.words[i + 2].load(Relaxed);
-        let meta = self.words[i + 3].load(Relaxed);
+        let w = self.slot(key);
+        let check = w[0].load(Relaxed);
+        let lo = w[1].load(Relaxed);
+        let hi = w[2].load(Relaxed);
+        let meta = w[3].load(Relaxed);
         // An empty entry has meta 0, which no store writes (its depth field is depth + 1).
         if meta == 0 || check ^ lo ^ hi ^ meta != key {
             return None;
@@ -108,7 +108,7 @@ impl BoundsTable {
     /// Stores `b` for `key`, unless the entry there holds the same key searched deeper.
     #[inline]
     pub fn store(&self, key: u64, b: Bounds) {
-        let i = self.slot(key);
+        let w = self.slot(key);
         if let Some(old) = self.probe(key) {
             // A deeper result, or one that holds for the whole game, is worth more.
             if b.cut && (old.depth > b.depth || !old.cut) {
@@ -120,10 +120,10 @@ impl BoundsTable {
         let meta = (b.depth.saturating_add(1).max(1) as u64)
             | (b.best.map_or(NO_MOVE, |m| m as u64) << 16)
             | (b.cut as u64) << 24;
-        self.words[i].store(key ^ lo ^ hi ^ meta, Relaxed);
-        self.words[i + 1].store(lo, Relaxed);
-        self.words[i + 2].store(hi, Relaxed);
-        self.words[i + 3].store(meta, Relaxed);
+        w[0].store(key ^ lo ^ hi ^ meta, Relaxed);
+        w[1].store(lo, Relaxed);
+        w[2].store(hi, Relaxed);
+        w[3].store(meta, Relaxed);
     }
 }
 
@@ -151,5 +151,28 @@ mod tests {
         assert_eq!(t.probe(42).unwrap().depth, 7);
         t.clear();
         assert!(t.probe(42).is_none());
+    }
+
+    #[test]
+    fn sizes_beyond_the_address_space_or_the_memory_are_refused() {
+        // Sized like the two-player table: a power of two of 32-byte entries.
+        assert_eq!(BoundsTable::new(1).capacity(), (1 << 20) / 32);
+        assert_eq!(BoundsTable::new(3).capacity(), (2 << 20) / 32);
+        assert!(matches!(
+            BoundsTable::try_new(usize::MAX),
+            Err(TableError::TooLarge { .. })
+        ));
+        // Twice the machine's memory (where the system says how much there is).
+        if let Ok(text) = std::fs::read_to_string("/proc/meminfo") {
+            let kib: usize = text
+                .lines()
+                .find_map(|l| l.strip_prefix("MemTotal:"))
+                .and_then(|v| v.trim().strip_suffix("kB"))
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap();
+            let e = BoundsTable::try_new(kib / 512).err().unwrap();
+            assert!(matches!(e, TableError::Unavailable { .. }), "{e}");
+            assert!(e.to_string().contains("MiB of memory"), "{e}");
+        }
     }
 }

@@ -56,7 +56,8 @@ enum Command {
 }
 
 /// Lets a closed pipe end the program quietly, as it does any Unix filter: Rust ignores
-/// SIGPIPE, so `cutoff ... | head` would otherwise panic on its next print.
+/// SIGPIPE, so `cutoff ... | head` would otherwise panic on its next print. `cutoff serve`
+/// ignores it again (`serve::run`): a client's closed connection must not end the server.
 fn quiet_broken_pipes() {
     #[cfg(unix)]
     // SAFETY: called first thing in `main`, before any other thread exists; restoring the
@@ -111,8 +112,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             // Every message is one line; the guard keeps it short and free of control
-            // characters whatever it quotes.
-            eprintln!("{}", cutoff_cli::cmd::error_line(&format!("error: {msg}")));
+            // characters whatever it quotes. Not eprintln!: where SIGPIPE is ignored (the
+            // server), a closed standard error would make it panic.
+            use std::io::Write;
+            let line = cutoff_cli::cmd::error_line(&format!("error: {msg}"));
+            let _ = writeln!(std::io::stderr(), "{line}");
             if cutoff_cli::interrupt::interrupted() {
                 return ExitCode::from(cutoff_cli::interrupt::exit_status());
             }

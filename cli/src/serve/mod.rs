@@ -6,6 +6,9 @@
 //! no request reads or writes files; each search has its own table of at most
 //! [`TABLE_MIB`] MiB, runs at most [`TIME_LIMIT`], and at most [`SEARCHES`] run at once; a
 //! search stops as soon as its request goes away (the browser closed the page or moved on).
+//! A client can close its connection at any point, even before its answer is written:
+//! SIGPIPE is ignored while the server runs, so that a write to a closed connection is an
+//! error for that connection alone, not the end of the process.
 
 mod api;
 
@@ -56,12 +59,7 @@ pub(crate) struct State {
 
 /// Runs `cutoff serve` until Ctrl-C or SIGTERM.
 pub fn run(args: &Args) -> Result<(), String> {
-    if !args.host.is_loopback() {
-        eprintln!(
-            "warning: listening on {}: other machines can reach this server and make it search",
-            args.host
-        );
-    }
+    ignore_broken_pipes();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -79,8 +77,25 @@ async fn serve(args: &Args) -> Result<(), String> {
         .local_addr()
         .map_err(|e| format!("cannot read the address listened on: {e}"))?;
     let url = format!("http://{local}/");
-    // The first line of standard output is the address: scripts and tests read it.
-    println!("cutoff serve: {url}");
+    // Once listening, not before: an address it cannot listen on is one error line alone.
+    if !args.host.is_loopback() {
+        say(&format!(
+            "warning: listening on {}: other machines can reach this server and make it search",
+            args.host
+        ));
+    }
+    // The first line of standard output is the address: scripts and tests read it. Written
+    // without println!, which would panic now that a closed standard output is an error and
+    // not SIGPIPE: whoever closed it did not want the address, and the server serves on.
+    {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        if let Err(e) = writeln!(out, "cutoff serve: {url}").and_then(|()| out.flush()) {
+            say(&format!(
+                "cannot write the address to standard output ({e}); serving {url}"
+            ));
+        }
+    }
     if args.open {
         open_browser(&url);
     }
@@ -115,6 +130,28 @@ pub(crate) fn router(state: Arc<State>) -> Router {
         .fallback(|| async { api::error(StatusCode::NOT_FOUND, "no such page") })
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
         .with_state(state)
+}
+
+/// Makes a write to a closed connection an error (EPIPE) for the connection that wrote it
+/// rather than SIGPIPE, which `main` leaves at its default, ending the process: a client
+/// that leaves before its answer is written must not take the server, and every other
+/// client's page, with it.
+fn ignore_broken_pipes() {
+    #[cfg(unix)]
+    // SAFETY: called before the server's runtime and threads start, so nothing of ours is
+    // writing when the disposition changes; SIG_IGN installs no handler, so no code of ours
+    // runs in signal context. Children (the browser opener) get SIGPIPE's default back from
+    // `std::process::Command`.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+/// A line on standard error that cannot fail the server: with SIGPIPE ignored, eprintln!
+/// would panic on a closed standard error.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
 
 const INDEX: &str = include_str!("page/index.html");
@@ -175,6 +212,8 @@ fn open_browser(url: &str) {
         .stderr(std::process::Stdio::null())
         .spawn()
     {
-        eprintln!("cannot open a browser ({opener}: {e}); open {url} by hand");
+        say(&format!(
+            "cannot open a browser ({opener}: {e}); open {url} by hand"
+        ));
     }
 }

@@ -1,10 +1,12 @@
 //! `cutoff serve` against clients that misbehave, over real loopback sockets: clients that
-//! leave before their answer is written. The server must stay up and keep `/api/health`
-//! answering.
+//! leave before their answer is written, requests the API does not take, and traces enough to
+//! fill the server. The server must stay up, answer every error as `{"error": "one line"}`,
+//! and keep `/api/health` answering.
 //!
 //! `CUTOFF_BIN=/path/to/cutoff` runs these tests against another build (to see them fail on
 //! the code before a fix).
 
+use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpStream};
 use std::process::{Child, Command, Stdio};
@@ -109,6 +111,16 @@ impl Client {
             format!("GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").as_bytes(),
         )
     }
+
+    fn post(&self, path: &str, body: &[u8]) -> Answer {
+        let mut raw = format!(
+            "POST {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        raw.extend_from_slice(body);
+        self.request(&raw)
+    }
 }
 
 impl Drop for Server {
@@ -116,6 +128,26 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Asserts an answer is an error in the API's form: JSON `{"error": one line}`.
+fn assert_json_error(what: &str, head: &str, body: &[u8]) -> String {
+    assert!(
+        head.contains("content-type: application/json"),
+        "{what}: {head}"
+    );
+    let j: Json = serde_json::from_slice(body).unwrap_or_else(|e| {
+        panic!(
+            "{what}: not JSON ({e}): {:?}",
+            String::from_utf8_lossy(body)
+        )
+    });
+    let e = j["error"].as_str().unwrap_or_else(|| panic!("{what}: {j}"));
+    assert!(
+        !e.is_empty() && e.len() <= 200 && !e.chars().any(char::is_control),
+        "{what}: {e:?}"
+    );
+    e.to_string()
 }
 
 const LARGE: &str = "/api/trace?tree=random&b=8&d=4&algo=minimax";
@@ -190,4 +222,178 @@ fn the_server_outlives_a_closed_standard_output() {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[test]
+fn every_error_is_json_with_its_status() {
+    let s = Server::start();
+    let not_utf8 = b"(3 \xff\xfe 5)".to_vec();
+    let too_long = vec![b'1'; 70_000];
+    let cases: Vec<(&str, Answer, u16, &str)> = vec![
+        (
+            "a number that is not one",
+            s.get("/api/solve?game=connect4&time_ms=abc"),
+            400,
+            "time_ms=abc",
+        ),
+        (
+            "a negative size",
+            s.get("/api/trace?tree=random&b=-1&d=2"),
+            400,
+            "b=-1",
+        ),
+        (
+            "a streamed analysis's wrong type",
+            s.get("/api/analyse/stream?game=connect4&time_ms=1e99"),
+            400,
+            "time_ms",
+        ),
+        (
+            "a parameter given twice",
+            s.get("/api/analyse?game=connect4&game=tictactoe"),
+            400,
+            "game",
+        ),
+        (
+            "a body that is not UTF-8",
+            s.post("/api/trace?algo=minimax", &not_utf8),
+            400,
+            "UTF-8",
+        ),
+        (
+            "a body over the limit",
+            s.post("/api/trace?algo=minimax", &too_long),
+            413,
+            "65536",
+        ),
+        (
+            "a method the API call does not take",
+            s.post("/api/analyse?game=connect4", b"{}"),
+            405,
+            "POST",
+        ),
+        (
+            "a method the page does not take",
+            s.request(b"DELETE / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"),
+            405,
+            "DELETE",
+        ),
+        (
+            "a method no path takes",
+            s.request(b"PUT /api/trace HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
+            405,
+            "PUT",
+        ),
+    ];
+    for (what, (status, head, body), want, words) in cases {
+        assert_eq!(status, want, "{what}: {}", String::from_utf8_lossy(&body));
+        let e = assert_json_error(what, &head, &body);
+        assert!(e.contains(words), "{what}: {e}");
+        if status == 405 {
+            assert!(head.contains("\r\nallow: "), "{what}: {head}");
+        }
+    }
+}
+
+/// A tree of `b` MIN nodes of `b` leaves each (`b * b + b + 1` nodes), the leaves spread
+/// over a billion each way: MTD(f) makes a pass for nearly every distinct value it meets.
+fn wide_tree(b: usize, seed: u64) -> String {
+    let mut x = seed;
+    let mut next = || {
+        // xorshift64
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % 2_000_000_001) as i64 - 1_000_000_000
+    };
+    let mut s = String::new();
+    for _ in 0..b {
+        s.push('(');
+        let leaves: Vec<String> = (0..b).map(|_| next().to_string()).collect();
+        s.push_str(&leaves.join(" "));
+        s.push_str(") ");
+    }
+    s
+}
+
+#[test]
+fn traces_fill_the_search_slots_not_the_server() {
+    let mut s = Server::start();
+    // Twenty traces at once, each of 173008 steps (just under the budget) and 12 MB of
+    // answer. Before the fix each ran on one of the server's two async workers, and
+    // /api/health waited behind them all: 3 s on two cores (4.5 s for thirty). Now they take
+    // turns in the two search slots, off the workers, and it answers in a millisecond. 2 s
+    // is a hang guard with room for a loaded machine, not a timing claim.
+    let tree = wide_tree(42, 2);
+    let traces: Vec<_> = (0..20)
+        .map(|_| {
+            let (tree, client) = (tree.clone(), s.client.clone());
+            std::thread::spawn(move || client.post("/api/trace?algo=mtdf", tree.as_bytes()))
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    s.assert_healthy(Duration::from_secs(2));
+    let mut values = Vec::new();
+    for t in traces {
+        let (status, head, body) = t.join().expect("the client thread");
+        if status == 200 {
+            let j: Json = serde_json::from_slice(&body).expect("a JSON trace");
+            assert!(j["steps"].as_array().is_some_and(|s| !s.is_empty()));
+            values.push(j["value"].clone());
+        } else {
+            // Only "busy": a trace that waited its turn past the queue's limit.
+            assert_eq!(status, 503, "{}", String::from_utf8_lossy(&body));
+            let e = assert_json_error("a trace", &head, &body);
+            assert!(e.contains("busy"), "{e}");
+        }
+    }
+    assert!(!values.is_empty(), "no trace finished");
+    assert!(values.windows(2).all(|w| w[0] == w[1]), "{values:?}");
+    s.assert_healthy(Duration::from_secs(2));
+}
+
+#[test]
+fn a_trace_waits_for_a_search_slot() {
+    let mut s = Server::start();
+    // Two exact solves of the empty Connect Four board (minutes of work, stopped at the
+    // server's 20 s) take both slots.
+    let holders: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut c = s.connect();
+            c.write_all(b"GET /api/solve?game=connect4 HTTP/1.1\r\nHost: t\r\n\r\n")
+                .unwrap();
+            c
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(300));
+    // A trace waits its turn like any search, and is told the server is busy once the
+    // queue's 5 s are up; the server answers its health check all the while.
+    let t = Instant::now();
+    let (status, head, body) = s.get("/api/trace?tree=exercise&algo=alphabeta");
+    assert_eq!(status, 503, "{}", String::from_utf8_lossy(&body));
+    assert!(assert_json_error("a trace", &head, &body).contains("busy"));
+    assert!(t.elapsed() >= Duration::from_secs(4), "{:?}", t.elapsed());
+    s.assert_healthy(Duration::from_secs(2));
+    // The solves' clients leave: their slots come back and the trace runs.
+    drop(holders);
+    let t = Instant::now();
+    let (status, _, body) = s.get("/api/trace?tree=exercise&algo=alphabeta");
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+    assert!(t.elapsed() < Duration::from_secs(4), "{:?}", t.elapsed());
+}
+
+#[test]
+fn a_trace_too_long_to_show_is_refused_at_once() {
+    let s = Server::start();
+    // 64 MIN nodes of 64 leaves, all distinct: MTD(f) takes over a million steps (41 MB of
+    // answer and 7 s, before the fix); the trace stops at its step budget instead.
+    let t = Instant::now();
+    let (status, head, body) = s.post("/api/trace?algo=mtdf", wide_tree(64, 7).as_bytes());
+    assert_eq!(status, 400, "{}", body.len());
+    let e = assert_json_error("a long trace", &head, &body);
+    assert!(e.contains("more than 200000 steps"), "{e}");
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    // PVS on the same tree is a few thousand steps.
+    let (status, _, body) = s.post("/api/trace?algo=pvs", wide_tree(64, 7).as_bytes());
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
 }

@@ -3,21 +3,30 @@
 //! --json [--time-ms T]`),
 //! `GET /api/trace?tree=exercise|three|chance|maxn3|random&algo=A&order=O[&b=B&d=D&seed=S]` and
 //! `POST /api/trace?algo=A&order=O` with a tree in the body (a search of a small tree, step
-//! by step, for the alpha-beta view), and `GET /api/health`. A bad request gets a 4xx status and `{"error": "one line"}`; a search
-//! that runs out of time or finds every slot busy, a 503 with the same shape.
+//! by step, for the alpha-beta view), and `GET /api/health`.
+//!
+//! Every error, whatever its cause, is a status and `{"error": "one line"}`: a bad request
+//! (a query parameter of the wrong type, a body that is not UTF-8, an unknown path or a
+//! method a path does not take) a 4xx; a body over [`super::BODY_LIMIT`] a 413; a search or
+//! trace that runs out of time or finds every slot busy, a 503. Searches and traces alike
+//! run off the server's async workers, in its search slots, within [`TIME_LIMIT`], and stop
+//! when their client goes away.
 
-use super::{State, QUEUE_WAIT, TABLE_MIB, TIME_LIMIT};
+use super::{State, BODY_LIMIT, QUEUE_WAIT, TABLE_MIB, TIME_LIMIT};
 use crate::cmd::analyse::{self, Engine, MoveProgress};
 use crate::output::Report;
-use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
-use axum::extract::{Query, State as Shared};
-use axum::http::StatusCode;
+use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameKind, GameVisitor};
+use axum::extract::{FromRequest, FromRequestParts, Query, Request, State as Shared};
+use axum::http::{header, request::Parts, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use cutoff::multi::MultiObserver;
+use cutoff::search::Observer;
 use cutoff::solver::{Solver, Stop};
 use cutoff::tt::TranspositionTable;
-use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
@@ -36,6 +45,102 @@ pub(super) fn routes() -> Router<Arc<State>> {
 pub(super) fn error(status: StatusCode, msg: &str) -> Response {
     let line = crate::cmd::error_line(msg);
     (status, Json(serde_json::json!({ "error": line }))).into_response()
+}
+
+/// Why a request failed: its status and the line of its `{"error": ...}`.
+struct Failure(StatusCode, String);
+
+impl Failure {
+    /// A 400: the request itself is wrong, and asking again will not help.
+    fn bad(msg: impl Into<String>) -> Self {
+        Failure(StatusCode::BAD_REQUEST, msg.into())
+    }
+
+    /// A 503: the server could not finish it this time.
+    fn unavailable(msg: impl Into<String>) -> Self {
+        Failure(StatusCode::SERVICE_UNAVAILABLE, msg.into())
+    }
+}
+
+impl IntoResponse for Failure {
+    fn into_response(self) -> Response {
+        error(self.0, &self.1)
+    }
+}
+
+/// The query string read into `T`. axum's own `Query` answers a parameter of the wrong type
+/// (`time_ms=abc`, `b=-1`) in plain text; this answers it as every other bad request is.
+struct Params<T>(T);
+
+#[axum::async_trait]
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
+    type Rejection = Failure;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Failure> {
+        let e = match Query::<T>::try_from_uri(&parts.uri) {
+            Ok(Query(q)) => return Ok(Params(q)),
+            Err(e) => e,
+        };
+        let text = e.body_text();
+        let why = text
+            .strip_prefix("Failed to deserialize query string: ")
+            .unwrap_or(&text);
+        // The deserializer does not say which parameter it choked on: the first that fails
+        // on its own is it (none does for a parameter given twice).
+        let culprit = parts.uri.query().unwrap_or("").split('&').find(|pair| {
+            format!("/?{pair}")
+                .parse::<axum::http::Uri>()
+                .is_ok_and(|uri| Query::<T>::try_from_uri(&uri).is_err())
+        });
+        Err(Failure::bad(match culprit {
+            Some(pair) => format!(
+                "bad query parameter '{}': {why}",
+                cutoff::game::quote_max(pair, 40)
+            ),
+            None => format!("bad query string: {why}"),
+        }))
+    }
+}
+
+/// The request's body as text. A body over [`BODY_LIMIT`] (a 413) or not UTF-8 (a 400) is
+/// answered in the API's form, not in axum's plain text.
+struct Text(String);
+
+#[axum::async_trait]
+impl<S: Send + Sync> FromRequest<S> for Text {
+    type Rejection = Failure;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Failure> {
+        use axum::extract::rejection::StringRejection;
+        match String::from_request(req, state).await {
+            Ok(text) => Ok(Text(text)),
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(Failure(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the body is larger than {BODY_LIMIT} bytes"),
+            )),
+            Err(StringRejection::InvalidUtf8(_)) => Err(Failure::bad("the body is not UTF-8")),
+            Err(e) => Err(Failure(
+                e.status(),
+                format!("cannot read the body: {}", e.body_text()),
+            )),
+        }
+    }
+}
+
+/// A JSON answer already written out (on the blocking thread that made it, not on the
+/// async workers: a trace's can run to megabytes).
+fn json_bytes(body: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// `value` written out as JSON.
+fn encode<T: Serialize>(value: &T) -> Result<Vec<u8>, Failure> {
+    serde_json::to_vec(value).map_err(|e| {
+        Failure(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("cannot write the answer: {e}"),
+        )
+    })
 }
 
 async fn health() -> Response {
@@ -101,19 +206,25 @@ async fn slot(state: &State) -> Result<tokio::sync::OwnedSemaphorePermit, Respon
 }
 
 /// Runs `work` (a search polling the flag it is given) on a blocking thread, in one of the
-/// server's search slots, within [`TIME_LIMIT`]; its answer as JSON, or the error response.
+/// server's search slots, within [`TIME_LIMIT`]; its JSON answer, or the error response.
 async fn search<F>(state: &State, work: F) -> Response
 where
-    F: FnOnce(&AtomicBool) -> Result<serde_json::Value, String> + Send + 'static,
+    F: FnOnce(&AtomicBool) -> Result<Vec<u8>, Failure> + Send + 'static,
 {
-    let _permit = match slot(state).await {
+    let permit = match slot(state).await {
         Ok(p) => p,
         Err(r) => return r,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let _guard = StopOnDrop(stop.clone());
     let flag = stop.clone();
-    let mut task = tokio::task::spawn_blocking(move || work(&flag));
+    // The slot goes with the work, not with this future: a client that leaves drops the
+    // future at once, but the slot is free only when the work has seen the flag and ended,
+    // so clients that come and go cannot pile up searches beyond the slots.
+    let mut task = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        work(&flag)
+    });
     let joined = match tokio::time::timeout(TIME_LIMIT, &mut task).await {
         Ok(joined) => joined,
         Err(_) => {
@@ -129,13 +240,13 @@ where
         }
     };
     match joined {
-        Ok(Ok(json)) => Json(json).into_response(),
-        Ok(Err(e)) => error(StatusCode::SERVICE_UNAVAILABLE, &e),
+        Ok(Ok(body)) => json_bytes(body),
+        Ok(Err(failure)) => failure.into_response(),
         Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"),
     }
 }
 
-async fn analyse(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Response {
+async fn analyse(Shared(state): Shared<Arc<State>>, Params(q): Params<Position>) -> Response {
     let game = match parse(&q) {
         Ok(g) => g,
         Err(e) => return error(StatusCode::BAD_REQUEST, &e),
@@ -144,13 +255,16 @@ async fn analyse(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Respo
     let pool = state.pool.clone();
     search(&state, move |stop| {
         let scale = game.scale();
-        game.visit(Analyse {
-            stop,
-            position,
-            scale,
-            progress: None,
-            pool: pool.as_deref(),
-        })
+        let report = game
+            .visit(Analyse {
+                stop,
+                position,
+                scale,
+                progress: None,
+                pool: pool.as_deref(),
+            })
+            .map_err(Failure::unavailable)?;
+        encode(&report)
     })
     .await
 }
@@ -180,7 +294,7 @@ impl GameVisitor for Analyse<'_> {
     }
 }
 
-async fn solve(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Response {
+async fn solve(Shared(state): Shared<Arc<State>>, Params(q): Params<Position>) -> Response {
     let game = match parse(&q) {
         Ok(g) => g,
         Err(e) => return error(StatusCode::BAD_REQUEST, &e),
@@ -202,11 +316,14 @@ async fn solve(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Respons
     };
     search(&state, move |stop| {
         let scale = game.scale();
-        game.visit(SolveOne {
-            stop,
-            scale,
-            budget,
-        })
+        let report = game
+            .visit(SolveOne {
+                stop,
+                scale,
+                budget,
+            })
+            .map_err(Failure::unavailable)?;
+        encode(&report)
     })
     .await
 }
@@ -254,6 +371,11 @@ const CHANCE: &str = include_str!("../../../positions/trees/expectiminimax.tree"
 const MAXN3: &str = include_str!("../../../positions/trees/maxn3.tree");
 /// The most nodes a traced tree may have: every step goes to the page.
 const TRACE_NODES: usize = 5000;
+/// The most steps a trace may take: forty walks over the largest tree. A search that
+/// searches again (MTD(f)'s passes, PVS's re-searches) over a tree of many distinct values
+/// can take millions, each a step in memory and in the answer, far more than the page can
+/// show; it is refused once it passes this, which bounds a trace's memory to tens of MB.
+const TRACE_STEPS: usize = 40 * TRACE_NODES;
 
 /// A trace asked for.
 #[derive(Deserialize)]
@@ -274,12 +396,19 @@ enum TraceOrder {
     WorstFirst,
 }
 
-async fn trace_named(q: Query<TraceQuery>) -> Response {
-    let text = match q.tree.as_deref().unwrap_or("exercise") {
-        "exercise" => EXERCISE.to_string(),
-        "three" => THREE.to_string(),
-        "chance" => CHANCE.to_string(),
-        "maxn3" => MAXN3.to_string(),
+/// The tree a trace searches: one of the built-in files, a random tree, or a posted one.
+enum TreeSource {
+    Named(&'static str),
+    Random { b: usize, d: usize, seed: u64 },
+    Posted(String),
+}
+
+async fn trace_named(Shared(state): Shared<Arc<State>>, Params(q): Params<TraceQuery>) -> Response {
+    let source = match q.tree.as_deref().unwrap_or("exercise") {
+        "exercise" => TreeSource::Named(EXERCISE),
+        "three" => TreeSource::Named(THREE),
+        "chance" => TreeSource::Named(CHANCE),
+        "maxn3" => TreeSource::Named(MAXN3),
         "random" => {
             let (b, d) = (q.b.unwrap_or(3), q.d.unwrap_or(4));
             if !(1..=8).contains(&b) || d > 8 || (b as u64).pow(d as u32) > 4096 {
@@ -288,18 +417,10 @@ async fn trace_named(q: Query<TraceQuery>) -> Response {
                     "random trees: b from 1 to 8, d at most 8, b^d at most 4096 leaves",
                 );
             }
-            match cutoff::games::random_tree::RandomTree::new(
+            TreeSource::Random {
                 b,
                 d,
-                q.seed.unwrap_or(1),
-                cutoff::games::random_tree::Order::Random,
-            ) {
-                Ok(t) => {
-                    let mut s = String::new();
-                    spec_text(&t, &cutoff::Game::initial(&t), &mut s);
-                    s
-                }
-                Err(e) => return error(StatusCode::BAD_REQUEST, &e.0),
+                seed: q.seed.unwrap_or(1),
             }
         }
         other => {
@@ -312,11 +433,54 @@ async fn trace_named(q: Query<TraceQuery>) -> Response {
             )
         }
     };
-    trace_tree(&text, &q)
+    trace(&state, &q, source).await
 }
 
-async fn trace_posted(q: Query<TraceQuery>, body: String) -> Response {
-    trace_tree(&body, &q)
+async fn trace_posted(
+    Shared(state): Shared<Arc<State>>,
+    Params(q): Params<TraceQuery>,
+    Text(body): Text,
+) -> Response {
+    trace(&state, &q, TreeSource::Posted(body)).await
+}
+
+/// A trace of `source` as `q` asks: the request checked here, the tree read and searched in
+/// a search slot, as a search is (see [`search`]).
+async fn trace(state: &State, q: &TraceQuery, source: TreeSource) -> Response {
+    let algo = match trace_algo(q.algo.as_deref()) {
+        Ok(a) => a,
+        Err(e) => return error(StatusCode::BAD_REQUEST, &e),
+    };
+    let order = match q.order.as_deref().unwrap_or("natural") {
+        "natural" => TraceOrder::Natural,
+        "best-first" => TraceOrder::BestFirst,
+        "worst-first" => TraceOrder::WorstFirst,
+        other => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!(
+                    "unknown order '{}' (expected natural, best-first or worst-first)",
+                    cutoff::game::quote_max(other, 40)
+                ),
+            )
+        }
+    };
+    search(state, move |stop| {
+        let text = match source {
+            TreeSource::Named(text) => std::borrow::Cow::Borrowed(text),
+            TreeSource::Posted(text) => std::borrow::Cow::Owned(text),
+            TreeSource::Random { b, d, seed } => {
+                use cutoff::games::random_tree::{Order, RandomTree};
+                let t =
+                    RandomTree::new(b, d, seed, Order::Random).map_err(|e| Failure::bad(e.0))?;
+                let mut s = String::new();
+                spec_text(&t, &cutoff::Game::initial(&t), &mut s);
+                std::borrow::Cow::Owned(s)
+            }
+        };
+        trace_tree(&text, algo, order, stop)
+    })
+    .await
 }
 
 /// A game's tree from `pos` down, written as a tree file (leaves from MAX's view).
@@ -392,8 +556,7 @@ struct TraceNode {
 
 /// The algorithm asked for, read as either family (two-player or [`cutoff::multi`]); the
 /// exact solver and the game theory are not for stepping through.
-fn trace_algo(name: Option<&str>) -> Result<Option<crate::position::AnyAlgo>, String> {
-    use crate::position::AnyAlgo;
+fn trace_algo(name: Option<&str>) -> Result<Option<AnyAlgo>, String> {
     let Some(name) = name else { return Ok(None) };
     match crate::position::parse_any_algo(name) {
         Ok(AnyAlgo::Two(cutoff::Algorithm::Solve | cutoff::Algorithm::Theory)) | Err(_) => {
@@ -408,46 +571,157 @@ fn trace_algo(name: Option<&str>) -> Result<Option<crate::position::AnyAlgo>, St
     }
 }
 
-/// Searches the tree written in `text` with the query's algorithm and order, and answers with
-/// its nodes and every step: plain two-player trees with the two-player searches, trees with
-/// chance nodes or more players with those of [`cutoff::multi`].
-fn trace_tree(text: &str, q: &TraceQuery) -> Response {
+/// What is left of a trace's [`TRACE_STEPS`]. Past them it records nothing more and raises
+/// the search's stop flag, which the search polls as it polls for a client gone away.
+struct StepBudget<'a> {
+    left: usize,
+    stop: &'a AtomicBool,
+    spent: bool,
+}
+
+impl<'a> StepBudget<'a> {
+    fn new(stop: &'a AtomicBool) -> Self {
+        StepBudget {
+            left: TRACE_STEPS,
+            stop,
+            spent: false,
+        }
+    }
+
+    /// Takes `n` steps; false (and the search told to stop) once the budget is spent.
+    fn take(&mut self, n: usize) -> bool {
+        if !self.spent && n <= self.left {
+            self.left -= n;
+            return true;
+        }
+        self.spent = true;
+        self.stop.store(true, Relaxed);
+        false
+    }
+
+    /// The failure of a search that stopped: too many steps, or stopped from outside (its
+    /// time ran out or its client left; the caller answers those).
+    fn failure(&self) -> Failure {
+        if self.spent {
+            Failure::bad(format!(
+                "the trace takes more than {TRACE_STEPS} steps, more than the page can show: \
+                 trace a smaller tree, or one with fewer distinct values"
+            ))
+        } else {
+            Failure::unavailable("the trace was stopped")
+        }
+    }
+}
+
+/// A two-player trace within its [`StepBudget`]: one step per event.
+struct BudgetTrace<'a, G: cutoff::Game> {
+    trace: cutoff::trace::Trace<G>,
+    budget: StepBudget<'a>,
+}
+
+impl<G: cutoff::Game> Observer<G> for BudgetTrace<'_, G> {
+    fn entered(&mut self, ply: usize, pos: &G::Pos, alpha: cutoff::Value, beta: cutoff::Value) {
+        if self.budget.take(1) {
+            self.trace.entered(ply, pos, alpha, beta);
+        }
+    }
+    fn settled(&mut self, ply: usize, pos: &G::Pos, value: cutoff::Value) {
+        if self.budget.take(1) {
+            self.trace.settled(ply, pos, value);
+        }
+    }
+    fn pruned(&mut self, ply: usize, parent: &G::Pos, mv: G::Move, bound: cutoff::Value) {
+        if self.budget.take(1) {
+            self.trace.pruned(ply, parent, mv, bound);
+        }
+    }
+}
+
+/// A trace of a [`MultiTree`](cutoff::games::tree_multi::MultiTree) within its
+/// [`StepBudget`]: a cut costs a step for every child it skips, as the page shows them.
+struct BudgetMultiTrace<'a> {
+    tree: &'a cutoff::games::tree_multi::MultiTree,
+    trace: crate::walk::MultiTrace,
+    budget: StepBudget<'a>,
+}
+
+impl MultiObserver<cutoff::games::tree_multi::MultiTree> for BudgetMultiTrace<'_> {
+    fn settled(&mut self, ply: usize, pos: &u32, value: &cutoff::multi::Payoffs, exact: bool) {
+        if self.budget.take(1) {
+            self.trace.settled(ply, pos, value, exact);
+        }
+    }
+    fn pruned(&mut self, ply: usize, parent: &u32, from: usize, cut: cutoff::multi::Cut) {
+        let skipped = self.tree.children(*parent).len().saturating_sub(from);
+        if self.budget.take(skipped) {
+            self.trace.pruned(ply, parent, from, cut);
+        }
+    }
+    fn entered(&mut self, ply: usize, pos: &u32, player: usize, window: (f64, f64)) {
+        if self.budget.take(1) {
+            self.trace.entered(ply, pos, player, window);
+        }
+    }
+}
+
+/// The answer to a trace of a plain two-player tree.
+#[derive(Serialize)]
+struct PlainTraced<'a, S: Serialize> {
+    algo: &'static str,
+    value: cutoff::Value,
+    nodes: Vec<TraceNode>,
+    steps: &'a [S],
+    leaves_evaluated: usize,
+    leaves: usize,
+    minimal_leaves: u64,
+}
+
+/// The answer to a trace of a tree with chance nodes, vector or decimal leaves, or more
+/// than two players.
+#[derive(Serialize)]
+struct MultiTraced<'a, S: Serialize> {
+    algo: &'static str,
+    value: f64,
+    value_text: String,
+    players: usize,
+    chance_nodes: usize,
+    nodes: Vec<TraceNode>,
+    steps: &'a [S],
+    leaves_evaluated: u64,
+    leaves: usize,
+    minimal_leaves: Option<u64>,
+}
+
+/// Searches the tree written in `text` with `algo` and `order`, stopping when `stop` is
+/// raised, and answers with its nodes and every step: plain two-player trees with the
+/// two-player searches, trees with chance nodes or more players with those of
+/// [`cutoff::multi`].
+fn trace_tree(
+    text: &str,
+    algo: Option<AnyAlgo>,
+    order: TraceOrder,
+    stop: &AtomicBool,
+) -> Result<Vec<u8>, Failure> {
     use crate::cmd::tree::{choose, TreeSearch};
     use cutoff::games::tree::Tree;
     use cutoff::games::tree_multi::MultiTree;
-    let bad = |msg: &str| error(StatusCode::BAD_REQUEST, msg);
-    let algo = match trace_algo(q.algo.as_deref()) {
-        Ok(a) => a,
-        Err(e) => return bad(&e),
-    };
-    let order = match q.order.as_deref().unwrap_or("natural") {
-        "natural" => TraceOrder::Natural,
-        "best-first" => TraceOrder::BestFirst,
-        "worst-first" => TraceOrder::WorstFirst,
-        other => {
-            return bad(&format!(
-                "unknown order '{}' (expected natural, best-first or worst-first)",
-                cutoff::game::quote_max(other, 40)
-            ))
-        }
-    };
-    let multi = match MultiTree::parse(text, 0) {
-        Ok(t) => t,
-        Err(e) => return bad(&e.0),
-    };
+    let multi = MultiTree::parse(text, 0).map_err(|e| Failure::bad(e.0))?;
     if multi.len() > TRACE_NODES {
-        return bad(&format!(
+        return Err(Failure::bad(format!(
             "the tree has {} nodes; at most {TRACE_NODES} are traced",
             multi.len()
-        ));
+        )));
     }
-    let (tree, algo) = match choose(&multi, algo) {
-        Ok(TreeSearch::Plain(t, a)) => (t, a),
-        Ok(TreeSearch::Multi(a)) if order == TraceOrder::Natural => return trace_multi(&multi, a),
-        Ok(TreeSearch::Multi(_)) => {
-            return bad("best-first and worst-first reorder plain two-player trees only")
+    let (tree, algo) = match choose(&multi, algo).map_err(Failure::bad)? {
+        TreeSearch::Plain(t, a) => (t, a),
+        TreeSearch::Multi(a) if order == TraceOrder::Natural => {
+            return trace_multi(&multi, a, stop)
         }
-        Err(e) => return bad(&e),
+        TreeSearch::Multi(_) => {
+            return Err(Failure::bad(
+                "best-first and worst-first reorder plain two-player trees only",
+            ))
+        }
     };
     let reordered;
     let tree = if order == TraceOrder::Natural {
@@ -455,18 +729,35 @@ fn trace_tree(text: &str, q: &TraceQuery) -> Response {
     } else {
         let mut s = String::new();
         ordered(tree, &tree.minimax_values(), tree.root(), order, &mut s);
-        reordered = match Tree::parse(&s, cutoff::Player::First) {
-            Ok(t) => t,
-            Err(e) => return bad(&e.0),
-        };
+        reordered = Tree::parse(&s, cutoff::Player::First).map_err(|e| Failure::bad(e.0))?;
         &reordered
     };
-    let (result, trace, _) =
-        match crate::cmd::tree::search_with(tree, algo, cutoff::trace::Trace::new()) {
-            Ok(r) => r,
-            Err(e) => return error(StatusCode::SERVICE_UNAVAILABLE, &e),
-        };
+    // `cutoff tree`'s search (cmd::tree::search_with), with the budget and the stop flag.
+    let tt = if algo.uses_table() {
+        Some(crate::cmd::table(1).map_err(Failure::unavailable)?)
+    } else {
+        None
+    };
+    let observer = BudgetTrace {
+        trace: cutoff::trace::Trace::new(),
+        budget: StepBudget::new(stop),
+    };
+    let mut searcher =
+        cutoff::Searcher::with_observer(tree, cutoff::Game::initial(tree), None, observer)
+            .with_limits(cutoff::search::Limits {
+                stop: Some(stop),
+                ..Default::default()
+            });
+    if let Some(tt) = &tt {
+        searcher = searcher.with_table(tt);
+    }
+    let (value, _) = searcher.run(algo);
+    if searcher.stopped() || stop.load(Relaxed) {
+        return Err(searcher.observer().budget.failure());
+    }
+    let trace = searcher.into_observer().trace;
     let walk = crate::walk::TreeWalk::new(tree, &trace);
+    drop(trace);
     let nodes: Vec<TraceNode> = (0..tree.len() as u32)
         .map(|n| {
             let max = tree.side(n) == cutoff::Player::First;
@@ -480,20 +771,17 @@ fn trace_tree(text: &str, q: &TraceQuery) -> Response {
             }
         })
         .collect();
-    let evaluated = walk.leaves(tree).count();
-    // The fewest leaves any search must evaluate here (Knuth and Moore's minimal tree for
-    // this shape and these values).
-    let minimal = tree.minimal_leaves();
-    Json(serde_json::json!({
-        "algo": algo.name(),
-        "value": result.value,
-        "nodes": nodes,
-        "steps": walk.steps,
-        "leaves_evaluated": evaluated,
-        "leaves": tree.leaves(),
-        "minimal_leaves": minimal,
-    }))
-    .into_response()
+    encode(&PlainTraced {
+        algo: algo.name(),
+        value,
+        nodes,
+        steps: &walk.steps,
+        leaves_evaluated: walk.leaves(tree).count(),
+        leaves: tree.leaves(),
+        // The fewest leaves any search must evaluate here (Knuth and Moore's minimal tree
+        // for this shape and these values).
+        minimal_leaves: tree.minimal_leaves(),
+    })
 }
 
 /// [`trace_tree`] for a tree with chance nodes, vector or decimal leaves, or more than two
@@ -503,22 +791,28 @@ fn trace_tree(text: &str, q: &TraceQuery) -> Response {
 fn trace_multi(
     tree: &cutoff::games::tree_multi::MultiTree,
     algo: cutoff::multi::MultiAlgorithm,
-) -> Response {
-    use crate::walk::{node_kind, show_values, MultiTrace, MultiWalk};
+    stop: &AtomicBool,
+) -> Result<Vec<u8>, Failure> {
+    use crate::walk::{node_kind, show_values, MultiWalk};
     use cutoff::multi::{search_observed, MultiLimits};
     let root = cutoff::multi::MultiGame::initial(tree);
-    let (result, trace) = match search_observed(
+    let observer = BudgetMultiTrace {
         tree,
-        &root,
-        algo,
-        &MultiLimits::default(),
-        None,
-        MultiTrace::default(),
-    ) {
-        Ok(r) => r,
-        Err(e) => return error(StatusCode::BAD_REQUEST, &e.to_string()),
+        trace: crate::walk::MultiTrace::default(),
+        budget: StepBudget::new(stop),
     };
-    let walk = MultiWalk::new(tree, &trace, algo);
+    // The stop flag alone: a node budget would make the search deepen iteratively.
+    let limits = MultiLimits {
+        stop: Some(stop),
+        ..MultiLimits::default()
+    };
+    let (result, observer) = search_observed(tree, &root, algo, &limits, None, observer)
+        .map_err(|e| Failure::bad(e.to_string()))?;
+    if result.stopped || stop.load(Relaxed) {
+        return Err(observer.budget.failure());
+    }
+    let walk = MultiWalk::new(tree, &observer.trace, algo);
+    drop(observer);
     let nodes: Vec<TraceNode> = (0..tree.len() as u32)
         .map(|n| TraceNode {
             id: n,
@@ -536,19 +830,18 @@ fn trace_multi(
     } else {
         result.values.get(0)
     };
-    Json(serde_json::json!({
-        "algo": algo.name(),
-        "value": value,
-        "value_text": show_values(tree, &result.values),
-        "players": tree.player_count(),
-        "chance_nodes": tree.chance_nodes(),
-        "nodes": nodes,
-        "steps": walk.steps,
-        "leaves_evaluated": result.stats.leaves,
-        "leaves": tree.leaves(),
-        "minimal_leaves": null,
-    }))
-    .into_response()
+    encode(&MultiTraced {
+        algo: algo.name(),
+        value,
+        value_text: show_values(tree, &result.values),
+        players: tree.player_count(),
+        chance_nodes: tree.chance_nodes(),
+        nodes,
+        steps: &walk.steps,
+        leaves_evaluated: result.stats.leaves,
+        leaves: tree.leaves(),
+        minimal_leaves: None,
+    })
 }
 
 /// The state the event stream carries from one event to the next.
@@ -559,11 +852,12 @@ struct Streaming {
     started: std::time::Instant,
     /// Raises the stop flag when the stream is dropped (the page went away).
     _guard: StopOnDrop,
-    /// The search slot, held until the stream ends.
-    _permit: tokio::sync::OwnedSemaphorePermit,
 }
 
-async fn analyse_stream(Shared(state): Shared<Arc<State>>, q: Query<Position>) -> Response {
+async fn analyse_stream(
+    Shared(state): Shared<Arc<State>>,
+    Params(q): Params<Position>,
+) -> Response {
     use axum::response::sse::{Event, KeepAlive, Sse};
     let game = match parse(&q) {
         Ok(g) => g,
@@ -578,7 +872,9 @@ async fn analyse_stream(Shared(state): Shared<Arc<State>>, q: Query<Position>) -
     let position = q.pos.clone().filter(|p| !p.is_empty());
     let (p, flag) = (progress.clone(), stop.clone());
     let pool = state.pool.clone();
+    // The slot goes with the search, as in [`search`].
     let task = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
         let scale = game.scale();
         game.visit(Analyse {
             stop: &flag,
@@ -594,7 +890,6 @@ async fn analyse_stream(Shared(state): Shared<Arc<State>>, q: Query<Position>) -
         stop: stop.clone(),
         started: std::time::Instant::now(),
         _guard: StopOnDrop(stop),
-        _permit: permit,
     };
     let events = futures_util::stream::unfold(Some(first), |st| async move {
         let mut st = st?;

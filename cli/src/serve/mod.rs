@@ -12,7 +12,9 @@
 
 mod api;
 
+use axum::extract::Request;
 use axum::http::{header, StatusCode};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -129,7 +131,43 @@ pub(crate) fn router(state: Arc<State>) -> Router {
         .nest("/api", api::routes())
         .fallback(|| async { api::error(StatusCode::NOT_FOUND, "no such page") })
         .layer(axum::extract::DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn(json_errors))
         .with_state(state)
+}
+
+/// Every error in the API's form, `{"error": "one line"}`, whatever answered it: the
+/// handlers and their extractors already do; this catches the rest, chiefly a method a path
+/// does not take (axum's 405 has an empty body), keeping the status and headers.
+async fn json_errors(req: Request, next: Next) -> Response {
+    let method = req.method().clone();
+    let res = next.run(req).await;
+    let status = res.status();
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return res;
+    }
+    let (mut parts, body) = res.into_parts();
+    let msg = if status == StatusCode::METHOD_NOT_ALLOWED {
+        // axum adds the Allow header after this layer has run: the words point to it.
+        format!(
+            "method {method} is not allowed for this path (the Allow header lists those that are)"
+        )
+    } else {
+        // Some other answer in plain text: its words if it has any, else the status's.
+        let text = axum::body::to_bytes(body, 1 << 10)
+            .await
+            .ok()
+            .and_then(|b| String::from_utf8(b.to_vec()).ok())
+            .filter(|t| !t.trim().is_empty());
+        text.unwrap_or_else(|| status.canonical_reason().unwrap_or("error").to_lowercase())
+    };
+    let (fresh, body) = api::error(status, &msg).into_parts();
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.extend(fresh.headers);
+    Response::from_parts(parts, body)
 }
 
 /// Makes a write to a closed connection an error (EPIPE) for the connection that wrote it

@@ -226,3 +226,49 @@ fn bad_books_are_one_line_errors() {
         .contains("books are for connect4"));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cutoff-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_file_name_cannot_write_lines_into_the_book() {
+    let dir = scratch("book-name");
+    // A name that, written raw into the header comment, ends the comment and adds a `game`
+    // line and a position valued as the game's best.
+    let file = dir.join("b\ngame connect4\n4 18\n# x");
+    let file = file.to_str().unwrap();
+    let root = "4453";
+    let out = ok(&[
+        "book",
+        "connect4",
+        root,
+        "--plies",
+        "1",
+        "--out",
+        file,
+        "--threads",
+        "1",
+        "--tt-mb",
+        "16",
+    ]);
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let text = std::fs::read_to_string(file).unwrap();
+    let data: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(data[0], "game connect4", "{text}");
+    assert!(
+        data[1..].iter().all(|l| l.starts_with(root)),
+        "a line not of the book's positions: {text}"
+    );
+    assert!(text.contains(r"b\ngame connect4\n4 18\n# x"), "{text}");
+    // It loads, and gives the moves of the root from its own lines.
+    let j: Json = serde_json::from_str(&ok(&[
+        "analyse", "connect4", root, "--json", "--book", file,
+    ]))
+    .unwrap();
+    assert_eq!(j["nodes"], 0);
+    std::fs::remove_dir_all(&dir).ok();
+}

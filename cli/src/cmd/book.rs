@@ -15,7 +15,9 @@ pub struct Args {
     /// 8).
     #[arg(long)]
     pub plies: usize,
-    /// Where to write the book (atomically: a temporary file renamed).
+    /// Where to write the book (atomically: a temporary file renamed), checked before the
+    /// solving starts. The name goes into the book's header comment with its control
+    /// characters escaped (a newline in it cannot start a line of the book).
     #[arg(long)]
     pub out: String,
     /// Transposition table size in MiB, one table shared by every solve.
@@ -63,12 +65,17 @@ impl GameVisitor for Build<'_> {
             crate::interrupt::install(),
         );
         let from = args.game.position.as_deref();
+        // What the header quotes from the command line is kept to one printable line: a
+        // newline in a name would end the comment and let the rest be read as book lines.
+        let shown_from = from.map(crate::files::one_line);
         let command = format!(
             "cutoff book {}{} --plies {} --out {}",
             game.name(),
-            from.map_or(String::new(), |p| format!(" {p}")),
+            shown_from
+                .as_ref()
+                .map_or(String::new(), |p| format!(" {p}")),
             args.plies,
-            args.out
+            crate::files::one_line(&args.out)
         );
         let header = format!(
             "# An opening book: the exact value, from the side to move, of every position up to\n\
@@ -76,18 +83,12 @@ impl GameVisitor for Build<'_> {
              # were solved exactly, the others valued by negamax over their children.\n\
              # Made by: {command}\n",
             args.plies,
-            from.map_or("the start".to_string(), |p| format!("`{p}`")),
+            shown_from.map_or("the start".to_string(), |p| format!("`{p}`")),
             args.plies,
         );
         // A book takes minutes: a path it cannot be written to is an error before, not after.
         let out = std::path::Path::new(&args.out);
-        let parent = out.parent().filter(|p| !p.as_os_str().is_empty());
-        if out.is_dir() || parent.is_some_and(|p| !p.is_dir()) {
-            return Err(format!(
-                "cannot write the book to {}: not a file in an existing folder",
-                super::shown_path(&args.out)
-            ));
-        }
+        crate::files::check_writable(out)?;
         let start = std::time::Instant::now();
         // Progress only to a person watching: a log keeps to the result line.
         let watched = std::io::IsTerminal::is_terminal(&std::io::stderr());
@@ -103,8 +104,8 @@ impl GameVisitor for Build<'_> {
         crate::files::write_atomic(out, text.as_bytes())?;
         let positions = text.lines().filter(|l| !l.starts_with('#')).count() - 1;
         println!(
-            "cutoff book: {positions} positions written to {} in {:.1} s",
-            args.out,
+            "cutoff book: {positions} positions written to '{}' in {:.1} s",
+            super::shown_path(&args.out),
             start.elapsed().as_secs_f64()
         );
         Ok(())

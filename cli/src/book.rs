@@ -3,14 +3,34 @@
 //! of a game at once, where solving them takes a minute or more (Connect Four's empty board:
 //! 83 s for its seven moves on two cores).
 //!
-//! A book is text: `#` comments, a line `game NAME`, then one line per position, `POSITION
-//! VALUE`, the position written as `cutoff solve` takes it (Connect Four: the columns played)
-//! and its value from the side to move. Positions are looked up by the game's table key, so a
+//! A book is text (a byte-order mark at its start is skipped, as by every input): `#`
+//! comments, one line `game NAME`, then one line per position, `POSITION VALUE`, the position
+//! written as `cutoff solve` takes it (Connect Four: the columns played; the start: `-`) and
+//! its value from the side to move. Positions are looked up by the game's table key, so a
 //! mirror image finds its twin; only games whose table key is the position itself (no hash
 //! that two positions could share) may have books: [`KEYED_EXACTLY`].
+//!
+//! What a book is trusted for. A book is untrusted input, checked where that is cheap, and
+//! any failed check refuses the whole book with an error naming the line:
+//! - its form: one `game` line, first, naming a game that may have books, and when a command
+//!   uses it, the game it analyses ([`Book::check_game`]); at most [`MAX_ENTRIES`] positions;
+//! - every position replayed from the start by the game's own parser (a legal position), and
+//!   not one where the game is over (`cutoff book` never writes those: a search values them);
+//! - every value in the game's range, and one value for a position and its mirror image;
+//! - every value agreeing with what the game knows without a search: a move that ends the
+//!   game at once (a position is worth at least its immediate win), and the exact value or
+//!   bounds of the game's static analysis ([`cutoff::Game::analyse`]: for Connect Four a win
+//!   with the next stone, a double threat, the earliest stone either side can still win with);
+//! - negamax between the entries: a position whose every move leads to a position the book
+//!   holds (or ends the game) is worth the best of those moves, as `cutoff book` made it.
+//!
+//! Beyond these the values are believed: the positions whose moves leave the book (a book's
+//! deepest ones, solved when it was made) may carry any value the checks allow, and
+//! `analyse` and the server repeat it.
 
 use crate::cmd::analyse::Engine;
-use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor, RangeOf};
+use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
+use cutoff::game::Knowledge;
 use cutoff::{MoveBuffer, Value};
 use std::collections::HashMap;
 
@@ -30,8 +50,37 @@ pub fn builtin() -> Result<&'static Book, String> {
         .map_err(Clone::clone)
 }
 
-/// The most positions a book may hold (a bad file must not take unbounded memory).
-const MAX_ENTRIES: usize = 1 << 20;
+/// The most positions a book may hold (a bad file must not take unbounded memory): over five
+/// times the deepest book `cutoff book` makes.
+pub const MAX_ENTRIES: usize = 1 << 20;
+
+/// What `--book` names for the built-in book; any other word is a file name, so a file called
+/// `builtin` is given as `./builtin`.
+pub const BUILTIN: &str = "builtin";
+
+/// The book `--book SPEC` names, checked for `game` (the name of the game a command will look
+/// positions up in): [`BUILTIN`] is the book in the binary, anything else a file, read as
+/// untrusted input (a regular file, at most [`crate::cmd::INPUT_LIMIT`] bytes of UTF-8) and
+/// checked by [`read`]. Errors are one line naming the file and, where it applies, its line.
+pub fn load(spec: &str, game: &str) -> Result<Book, String> {
+    if spec == BUILTIN {
+        let book = builtin()?;
+        book.check_game(game)?;
+        return Ok(book.clone());
+    }
+    let shown = crate::cmd::shown_path(spec);
+    let file = crate::files::open_regular(std::path::Path::new(spec))?;
+    let text = crate::cmd::read_limited(file, &format!("'{shown}'"))?;
+    read(&text, game).map_err(|e| format!("{shown}: {e}"))
+}
+
+/// A book's text read and checked ([`Book::parse`]) and found to be for `game`
+/// ([`Book::check_game`]): what `cutoff analyse --book FILE` does with the file's text.
+pub fn read(text: &str, game: &str) -> Result<Book, String> {
+    let book = Book::parse(text)?;
+    book.check_game(game)?;
+    Ok(book)
+}
 
 /// An opening book, read and checked.
 #[derive(Clone, Debug, Default)]
@@ -42,21 +91,108 @@ pub struct Book {
     values: HashMap<u64, Value>,
 }
 
-/// The table key of the position a command-line position argument gives.
-struct KeyOf;
+/// Checks one book entry, the position a command-line position argument gives valued
+/// `value`, on its own (see the module's list): `Ok` with its table key, or what is wrong.
+struct Entry {
+    value: Value,
+}
 
-impl GameVisitor for KeyOf {
-    type Output = u64;
-    fn visit<G: Describe>(self, game: &G) -> u64 {
-        game.table_key(&game.initial()).0
+impl GameVisitor for Entry {
+    type Output = Result<u64, String>;
+    fn visit<G: Describe>(self, game: &G) -> Self::Output {
+        let (pos, value) = (game.initial(), self.value);
+        let (lo, hi) = game.value_range();
+        if !(lo..=hi).contains(&value) {
+            return Err(format!("value {value} outside the game's {lo}..={hi}"));
+        }
+        if game.outcome(&pos).is_some() {
+            return Err("the game is over at this position: a book holds positions in play".into());
+        }
+        // A move that ends the game gives the mover the negated outcome: the position is
+        // worth at least that (Connect Four: exactly, an immediate win being the best value).
+        let mut moves = G::Moves::default();
+        game.moves(&pos, &mut moves);
+        for &mv in moves.as_slice() {
+            if let Some(end) = game.outcome(&game.play(&pos, mv)) {
+                if -end > value {
+                    return Err(format!(
+                        "value {value}, but move {} ends the game at once with {} for the side \
+                         to move",
+                        cutoff::game::quote(&game.format_move(&pos, mv)),
+                        -end
+                    ));
+                }
+            }
+        }
+        // The game's static analysis, the knowledge the solver itself relies on: an exact
+        // value or bounds, then (for bounds and two moves or more) the per-move half. The
+        // hint buffer is the size the searches give it (64 slots), at least a move list's.
+        let mut hints = vec![0i32; <G::Moves as MoveBuffer<G::Move>>::CAPACITY.max(64)];
+        let mut listed = G::Moves::default();
+        let mut known = game.analyse(&pos, &mut listed, &mut hints);
+        if let Knowledge::Bounds(lo, hi) = known {
+            if (lo..=hi).contains(&value) && listed.len() >= 2 {
+                known = game.analyse_moves(&pos, &listed, &mut hints);
+            }
+        }
+        match known {
+            Knowledge::Value(v) if v != value => Err(format!(
+                "value {value}, but the game's analysis without a search gives {v}"
+            )),
+            Knowledge::Bounds(lo, hi) if !(lo..=hi).contains(&value) => Err(format!(
+                "value {value}, but the game's analysis without a search puts it in {lo}..={hi}"
+            )),
+            _ => Ok(game.table_key(&pos).0),
+        }
+    }
+}
+
+/// Checks negamax between a book's entries at one position valued `value`: where every move
+/// leads to a position of `values` or ends the game, the position is worth the best move.
+struct Negamax<'a> {
+    value: Value,
+    values: &'a HashMap<u64, Value>,
+}
+
+impl GameVisitor for Negamax<'_> {
+    type Output = Result<(), String>;
+    fn visit<G: Describe>(self, game: &G) -> Self::Output {
+        let pos = game.initial();
+        let mut moves = G::Moves::default();
+        game.moves(&pos, &mut moves);
+        let mut best: Option<Value> = None;
+        for &mv in moves.as_slice() {
+            let child = game.play(&pos, mv);
+            let v = match game.outcome(&child) {
+                Some(end) => -end,
+                None => match self.values.get(&game.table_key(&child).0) {
+                    Some(&v) => -v,
+                    // A move out of the book: its value is the book's word (see the module).
+                    None => return Ok(()),
+                },
+            };
+            best = Some(best.map_or(v, |b| b.max(v)));
+        }
+        match best {
+            Some(b) if b != self.value => Err(format!(
+                "value {}, but its moves, each in the book or ending the game, give at best {b}",
+                self.value
+            )),
+            _ => Ok(()),
+        }
     }
 }
 
 impl Book {
-    /// Reads a book; an error names the line and what is wrong with it.
+    /// Reads a book and checks it (see the module's list, all but the game a command looks
+    /// positions up in: [`Book::check_game`]); an error names the line and what is wrong
+    /// with it, in one line.
     pub fn parse(text: &str) -> Result<Book, String> {
+        let text = crate::files::strip_bom(text);
         let mut book = Book::default();
         let mut kind = None;
+        // Each position's line number, argument and value, for the checks between entries.
+        let mut entries: Vec<(usize, Option<&str>, Value)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let at = |msg: String| format!("book line {}: {msg}", i + 1);
             let line = line.trim();
@@ -70,6 +206,12 @@ impl Book {
             }
             if first == Some("game") {
                 let name = second.ok_or_else(|| at("`game` needs a name".into()))?;
+                if kind.is_some() {
+                    return Err(at(format!(
+                        "a second `game` line (the book is for {})",
+                        book.game
+                    )));
+                }
                 if !KEYED_EXACTLY.contains(&name) {
                     return Err(at(format!(
                         "books are for {}, not {}",
@@ -89,20 +231,16 @@ impl Book {
                 continue;
             }
             let kind = kind.ok_or_else(|| at("a `game NAME` line comes first".into()))?;
-            // An empty position (the start) is written `-`.
             let (Some(pos), Some(value)) = (first, second) else {
                 return Err(at("expected a position and its value".into()));
             };
             let value: Value = value
                 .parse()
                 .map_err(|_| at(format!("bad value {}", cutoff::game::quote_max(value, 20))))?;
-            let game =
-                AnyGame::parse(&GameArgs::new(kind, (pos != "-").then_some(pos))).map_err(at)?;
-            let (lo, hi) = game.visit(RangeOf);
-            if !(lo..=hi).contains(&value) {
-                return Err(at(format!("value {value} outside the game's {lo}..={hi}")));
-            }
-            let key = game.visit(KeyOf);
+            // An empty position (the start) is written `-`.
+            let arg = (pos != "-").then_some(pos);
+            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(at)?;
+            let key = game.visit(Entry { value }).map_err(at)?;
             if book.values.insert(key, value).is_some_and(|v| v != value) {
                 return Err(at(
                     "the position (or its mirror image) has another value above".into(),
@@ -111,14 +249,41 @@ impl Book {
             if book.values.len() > MAX_ENTRIES {
                 return Err(at(format!("more than {MAX_ENTRIES} positions")));
             }
+            entries.push((i + 1, arg, value));
         }
-        if kind.is_none() {
+        let Some(kind) = kind else {
             return Err("book: no `game NAME` line".into());
+        };
+        // Every entry is in: the check between them does not depend on their order.
+        for (line, arg, value) in entries {
+            let at = |msg: String| format!("book line {line}: {msg}");
+            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(at)?;
+            game.visit(Negamax {
+                value,
+                values: &book.values,
+            })
+            .map_err(at)?;
         }
         Ok(book)
     }
 
-    /// The value of `pos` from its side to move, if the book has it and is for `game`.
+    /// `Ok` if the book is for the game named `game`, else an error naming both: a command
+    /// given a book looks positions up in it only after this check, so that a book of another
+    /// game is not ignored without a word ([`Book::value`] finds nothing in one).
+    pub fn check_game(&self, game: &str) -> Result<(), String> {
+        if self.game == game {
+            Ok(())
+        } else {
+            Err(format!(
+                "the book is for {}, not {}",
+                self.game,
+                cutoff::game::quote_max(game, 40)
+            ))
+        }
+    }
+
+    /// The value of `pos` from its side to move, if the book has it and is for `game` (the
+    /// server looks every game up in the built-in book: other games find nothing).
     pub fn value<G: Describe>(&self, game: &G, pos: &G::Pos) -> Option<Value> {
         if game.name() != self.game {
             return None;
@@ -294,4 +459,101 @@ fn collect<G: Describe>(
         path.pop();
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The error `Book::parse` gives for `text`.
+    fn refused(text: &str) -> String {
+        let e = Book::parse(text).expect_err(text);
+        assert_eq!(e.lines().count(), 1, "{e}");
+        e
+    }
+
+    #[test]
+    fn a_position_where_the_game_is_over_is_refused() {
+        // X's fourth stone in column 4 has won.
+        let e = refused("game connect4\n4343434 5\n");
+        assert!(e.starts_with("book line 2: the game is over"), "{e}");
+        // The full board, a draw.
+        let full = "212112111223233343364446447757556565576677";
+        let e = refused(&format!("game connect4\n{full} 0\n"));
+        assert!(e.contains("the game is over"), "{e}");
+    }
+
+    #[test]
+    fn a_value_below_a_move_that_ends_the_game_is_refused() {
+        // X wins at once with 4 at 434343: any value below that win is a lie.
+        let e = refused("game connect4\n# a comment\n434343 -5\n");
+        assert!(
+            e.starts_with("book line 3: value -5, but move 4 ends the game at once"),
+            "{e}"
+        );
+        let e = refused("game connect4\n434343 17\n");
+        assert!(e.contains("ends the game at once"), "{e}");
+    }
+
+    #[test]
+    fn a_value_the_games_analysis_rules_out_is_refused() {
+        // Nobody wins with their next stone at 1234567: neither O's next-stone win (18) nor
+        // its loss to X's next stone (-17) is its value.
+        for v in [18, -17] {
+            let e = refused(&format!("game connect4\n1234567 {v}\n"));
+            assert!(e.contains("analysis without a search"), "{v}: {e}");
+        }
+        // O threatens both ends of its three on the bottom row: X loses to O's next stone
+        // whatever it plays, and the analysis knows the exact value.
+        let e = refused("game connect4\n131475 3\n");
+        assert!(e.contains("analysis without a search gives -18"), "{e}");
+    }
+
+    #[test]
+    fn values_are_checked_against_the_games_range() {
+        let e = refused("game connect4\n4 99\n");
+        assert!(e.contains("outside the game's"), "{e}");
+        let e = refused("game connect4\n4 -2147483648\n");
+        assert!(e.contains("outside the game's"), "{e}");
+    }
+
+    #[test]
+    fn entries_are_checked_against_each_other_by_negamax_in_any_order() {
+        let book = Book::parse(CONNECT4).unwrap();
+        let g = cutoff::games::connect4::Connect4::from_moves("").unwrap();
+        let start = book.value(&g, &cutoff::Game::initial(&g)).unwrap();
+        let without = CONNECT4.replace(&format!("\n- {start}\n"), "\n");
+        assert_ne!(without, CONNECT4);
+        // Without the empty board the rest is consistent; with another value for it, first
+        // or last, it is refused.
+        Book::parse(&without).unwrap();
+        let wrong = start + 1;
+        for text in [
+            format!("{without}- {wrong}\n"),
+            without.replacen("game connect4\n", &format!("game connect4\n- {wrong}\n"), 1),
+        ] {
+            let e = refused(&text);
+            assert!(e.contains("each in the book or ending the game"), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_game_is_checked() {
+        let book = builtin().unwrap();
+        book.check_game("connect4").unwrap();
+        let e = book.check_game("tictactoe").unwrap_err();
+        assert_eq!(e, "the book is for connect4, not tictactoe");
+        let e = read("game connect4\n", "sim").unwrap_err();
+        assert!(e.contains("connect4") && e.contains("sim"), "{e}");
+        let e = refused("game connect4\ngame connect4\n");
+        assert!(e.contains("line 2: a second `game` line"), "{e}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        let with = Book::parse(&format!("\u{feff}{CONNECT4}")).unwrap();
+        assert_eq!(with.len(), builtin().unwrap().len());
+        // Only at the start: elsewhere it is part of a line.
+        assert!(Book::parse("game connect4\n\u{feff}4 1\n").is_err());
+    }
 }

@@ -234,6 +234,19 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// Runs `cutoff ARGS` expecting a one-line error; returns it.
+fn one_line_error(args: &[&str]) -> String {
+    let out = cutoff(args);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        !out.status.success(),
+        "cutoff {args:?} succeeded: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(err.lines().count(), 1, "cutoff {args:?}: {err}");
+    err
+}
+
 #[test]
 fn a_file_name_cannot_write_lines_into_the_book() {
     let dir = scratch("book-name");
@@ -270,5 +283,109 @@ fn a_file_name_cannot_write_lines_into_the_book() {
     ]))
     .unwrap();
     assert_eq!(j["nodes"], 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn books_that_contradict_what_the_game_knows_are_refused() {
+    let dir = scratch("book-lies");
+    let file = dir.join("lies.txt");
+    let file = file.to_str().unwrap();
+    for (book, analysed, words) in [
+        // X has won at 4343434: the book would score X's winning move 4 at 434343 a loss.
+        ("4343434 5", "434343", "the game is over"),
+        // X wins at once at 434343 with 4: a loss for X there makes O's move 3 a win.
+        ("434343 -5", "43434", "ends the game at once"),
+        // O has no win with its next stone at 1234567, so 18 (that win) is not its value.
+        ("1234567 18", "123456", "analysis without a search"),
+        // Nor can X win with its next stone there, so -17 (that loss) is not either.
+        ("1234567 -17", "123456", "analysis without a search"),
+    ] {
+        std::fs::write(file, format!("game connect4\n{book}\n")).unwrap();
+        let err = one_line_error(&["analyse", "connect4", analysed, "--book", file]);
+        assert!(
+            err.contains("book line 2") && err.contains(words),
+            "{book}: {err}"
+        );
+    }
+    // Negamax between the lines, whatever their order: the built-in book with the empty
+    // board's value changed, on its own line, first or last.
+    let value = lines(book::CONNECT4)
+        .into_iter()
+        .find(|(p, _)| p.is_empty())
+        .unwrap()
+        .1;
+    let changed = book::CONNECT4.replace(&format!("\n- {value}\n"), "\n");
+    assert_eq!(lines(&changed).len() + 1, lines(book::CONNECT4).len());
+    for text in [
+        format!("{changed}- {}\n", value + 1),
+        changed.replacen(
+            "game connect4\n",
+            &format!("game connect4\n- {}\n", value + 1),
+            1,
+        ),
+    ] {
+        std::fs::write(file, text).unwrap();
+        let err = one_line_error(&["analyse", "connect4", "444", "--book", file]);
+        assert!(
+            err.contains("each in the book or ending the game, give at best"),
+            "{err}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_book_of_another_game_is_an_error_naming_both() {
+    let err = one_line_error(&["analyse", "tictactoe", "--book", "builtin"]);
+    assert!(
+        err.contains("connect4") && err.contains("tictactoe"),
+        "{err}"
+    );
+    let dir = scratch("book-game");
+    let file = dir.join("c4.txt");
+    std::fs::write(&file, "game connect4\n").unwrap();
+    let err = one_line_error(&["analyse", "sim", "--book", file.to_str().unwrap()]);
+    assert!(err.contains("connect4") && err.contains("sim"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn builtin_is_the_binarys_book_and_dot_slash_builtin_the_file() {
+    let dir = scratch("book-builtin");
+    std::fs::write(dir.join("builtin"), "game connect4\n4 x\n").unwrap();
+    let run = |spec: &str| {
+        Command::new(env!("CARGO_BIN_EXE_cutoff"))
+            .args(["analyse", "connect4", "444", "--json", "--book", spec])
+            .current_dir(&dir)
+            .output()
+            .unwrap()
+    };
+    // The word is the book in the binary, with a note that the file is `./builtin`.
+    let out = run("builtin");
+    assert!(out.status.success());
+    let note = String::from_utf8(out.stderr).unwrap();
+    assert!(note.contains("./builtin"), "{note}");
+    let j: Json = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(j["nodes"], 0);
+    // The path is the file.
+    let out = run("./builtin");
+    assert!(!out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("./builtin: book line 2: bad value"), "{err}");
+    // And the help says how to name it.
+    assert!(ok(&["analyse", "--help"]).contains("./builtin"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_byte_order_mark_starts_a_book_as_any_input() {
+    let dir = scratch("book-bom");
+    let file = dir.join("bom.txt");
+    std::fs::write(&file, format!("\u{feff}{}", book::CONNECT4)).unwrap();
+    let file = file.to_str().unwrap();
+    let with = ok(&["analyse", "connect4", "444", "--json", "--book", file]);
+    let builtin = ok(&["analyse", "connect4", "444", "--json", "--book", "builtin"]);
+    assert_eq!(scores(&with), scores(&builtin));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -27,7 +27,12 @@ pub struct Args {
     #[arg(long)]
     pub threads: Option<usize>,
     /// An opening book (`cutoff book`): moves to positions it holds take its values instead
-    /// of a search. `builtin` is the Connect Four book in the binary.
+    /// of a search. `builtin` is the Connect Four book in the binary; any other word is a
+    /// file (a file called builtin: `./builtin`). The book must be for the game analysed. Its
+    /// lines are checked where that is cheap (legal positions still in play, values in
+    /// range, agreeing with moves that end the game, with the game's analysis without a
+    /// search and with each other by negamax); values beyond those checks, the deepest
+    /// positions', are believed.
     #[arg(long)]
     pub book: Option<String>,
 }
@@ -293,13 +298,15 @@ impl GameVisitor for Analyse<'_> {
         let pool = Engine::pool(self.threads)?;
         let book = match self.args.book.as_deref() {
             None => None,
-            Some("builtin") => Some(crate::book::builtin()?.clone()),
-            Some(path) => {
-                let text = super::read_file(path)?;
-                Some(
-                    crate::book::Book::parse(&text)
-                        .map_err(|e| format!("{}: {e}", super::shown_path(path)))?,
-                )
+            Some(spec) => {
+                if spec == crate::book::BUILTIN && std::path::Path::new(spec).exists() {
+                    // The word wins over the file: say so, the file is one `./` away.
+                    eprintln!(
+                        "cutoff analyse: --book builtin is the book in the binary; \
+                         write --book ./builtin for the file of that name"
+                    );
+                }
+                Some(crate::book::load(spec, game.name())?)
             }
         };
         let engine = Engine {

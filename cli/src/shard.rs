@@ -1,26 +1,310 @@
-//! Solving beyond one machine: the files that `cutoff split`, `cutoff solve-shard` and
-//! `cutoff merge` pass between them, and the checks on them.
+//! Solving beyond one machine: the files that `cutoff split`, `cutoff solve-shard`,
+//! `cutoff merge` and `cutoff plan` pass between them, and the checks on them.
 //!
 //! A split file is JSON lines: a header (the game and position split, the depth, the shard
 //! count) and then one line per frontier position, with its stable id, its shard, its
 //! estimated cost and every path from the split position that reaches it. A shard's result
 //! is one JSON file, `shard-NNNNN.json` in the results folder, carrying the digest of the
 //! split file it answers, so that merge never mixes the results of two splits.
+//!
+//! Both are untrusted input: a file may have been edited, truncated, copied from another
+//! split or written by someone hostile. Every reader goes through [`Split::parse`] and
+//! [`gather`], which accept only what `split`, `plan` and `solve-shard` can write: counts
+//! within the limits they obey, values within the game's range, every path replayed on the
+//! game (legal moves written as the game writes them, no deeper than the split, every move
+//! of every position above the frontier present, the paths of one line reaching one position
+//! or its mirror image), whatever the order of the lines. The tree of paths is built with
+//! memory and time linear in the file, and every walk over it is iterative or as deep as
+//! the split (at most [`MAX_DEPTH`]). A bad file is a one-line error naming its line.
 
-use crate::position::{GameArgs, GameKind};
-use cutoff::Value;
-use serde::{Deserialize, Serialize};
+use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor, RangeOf};
+use cutoff::{MoveBuffer, Value};
+use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
+use std::collections::HashMap;
 
-/// The split file's format version, in its header.
-pub const SPLIT_VERSION: u32 = 1;
-/// The result file's format version.
-pub const RESULT_VERSION: u32 = 1;
+/// The split file's format version, in its header (2: the position file's digest).
+pub const SPLIT_VERSION: u32 = 2;
+/// The result file's format version (2: the window solve-shard was given).
+pub const RESULT_VERSION: u32 = 2;
 /// The most paths a split may write: the frontier's paths are all kept, so this bounds the
 /// split file (7^7 = 823,543 for Connect Four 7 plies deep; 8 plies would be 5.8 M).
 pub const MAX_PATHS: usize = 2_000_000;
+/// The most shards a split may have.
+pub const MAX_SHARDS: usize = 1_000_000;
+/// The deepest split: plies from the split position to the frontier.
+pub const MAX_DEPTH: usize = 64;
+/// The deepest estimating search of `split --estimate-depth`.
+pub const MAX_ESTIMATE_DEPTH: usize = 64;
+/// The largest magnitude of a window's edges given on the command line (`--window`).
+pub const MAX_WINDOW: Value = 1_000_000;
 /// The most bytes a split or result file may hold.
 pub const FILE_LIMIT: u64 = 512 << 20;
+/// The longest wall time one shard or line may claim, in seconds (about 31 years): far
+/// above any real run, and low enough that no sum of them overflows.
+pub const MAX_SECONDS: f64 = 1e9;
+/// The longest wall time the passes of a split may claim together, in seconds: a thousand
+/// passes of the most shards at the longest time.
+pub const MAX_TOTAL_SECONDS: f64 = 1e18;
+
+/// A sequence of moves in the game's notation, stored compactly (one string and the end of
+/// each move in it) so that a file's paths take about the memory of their text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Moves {
+    text: String,
+    ends: Vec<u32>,
+}
+
+impl Moves {
+    /// Appends `mv`; an error if the text would pass 4 GiB.
+    pub fn push(&mut self, mv: &str) -> Result<(), String> {
+        let end = self
+            .text
+            .len()
+            .checked_add(mv.len())
+            .and_then(|e| u32::try_from(e).ok())
+            .ok_or("moves longer than 4 GiB")?;
+        self.text.push_str(mv);
+        self.ends.push(end);
+        Ok(())
+    }
+
+    /// The moves `texts`.
+    pub fn of<S: AsRef<str>>(texts: &[S]) -> Result<Moves, String> {
+        let mut m = Moves::default();
+        for t in texts {
+            m.push(t.as_ref())?;
+        }
+        Ok(m)
+    }
+
+    /// A view of the whole sequence.
+    pub fn path(&self) -> Path<'_> {
+        Path {
+            text: &self.text,
+            ends: &self.ends,
+            start: 0,
+        }
+    }
+
+    /// How many moves.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True if there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+}
+
+/// A view of a sequence of moves (of [`Moves`] or one of [`Paths`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Path<'a> {
+    text: &'a str,
+    ends: &'a [u32],
+    start: u32,
+}
+
+impl<'a> Path<'a> {
+    /// How many moves.
+    pub fn len(self) -> usize {
+        self.ends.len()
+    }
+
+    /// True if there are none.
+    pub fn is_empty(self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// The moves, in order.
+    pub fn iter(self) -> impl Iterator<Item = &'a str> {
+        let text = self.text;
+        let mut s = self.start as usize;
+        self.ends.iter().map(move |&e| {
+            let mv = text.get(s..e as usize).unwrap_or_default();
+            s = e as usize;
+            mv
+        })
+    }
+
+    /// The moves as strings.
+    pub fn to_vec(self) -> Vec<String> {
+        self.iter().map(str::to_string).collect()
+    }
+}
+
+impl Serialize for Path<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl Serialize for Moves {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.path().serialize(s)
+    }
+}
+
+/// Reads one move into a [`Moves`].
+struct PushMove<'a>(&'a mut Moves);
+
+impl<'de> DeserializeSeed<'de> for PushMove<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl Visitor<'_> for PushMove<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a move")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.0.push(v).map_err(E::custom)
+    }
+}
+
+/// Reads a sequence of at most `limit` moves into a [`Moves`]: an error as soon as the
+/// sequence passes it, so that a long one costs no memory.
+struct PushMoves<'a> {
+    moves: &'a mut Moves,
+    limit: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for PushMoves<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de> Visitor<'de> for PushMoves<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a list of moves")
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut n = 0;
+        while seq.next_element_seed(PushMove(self.moves))?.is_some() {
+            n += 1;
+            if n > self.limit {
+                return Err(de::Error::custom(format!(
+                    "a path of more than {} moves",
+                    self.limit
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> Deserialize<'de> for Moves {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Moves, D::Error> {
+        let mut moves = Moves::default();
+        d.deserialize_seq(PushMoves {
+            moves: &mut moves,
+            limit: usize::MAX,
+        })?;
+        Ok(moves)
+    }
+}
+
+/// A frontier line's paths, stored compactly (see [`Moves`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Paths {
+    moves: Moves,
+    /// The end of each path, as a count of moves.
+    ends: Vec<u32>,
+}
+
+impl Paths {
+    /// Appends `path`.
+    pub fn push<S: AsRef<str>>(&mut self, path: &[S]) -> Result<(), String> {
+        for mv in path {
+            self.moves.push(mv.as_ref())?;
+        }
+        self.end_path()
+    }
+
+    fn end_path(&mut self) -> Result<(), String> {
+        let end = u32::try_from(self.moves.len()).map_err(|_| "too many moves".to_string())?;
+        self.ends.push(end);
+        Ok(())
+    }
+
+    /// How many paths.
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// True if there are none.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
+    /// Path `i`.
+    pub fn get(&self, i: usize) -> Option<Path<'_>> {
+        let e = *self.ends.get(i)? as usize;
+        let s = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        Some(Path {
+            text: &self.moves.text,
+            ends: self.moves.ends.get(s..e)?,
+            start: if s == 0 { 0 } else { self.moves.ends[s - 1] },
+        })
+    }
+
+    /// The first path: the one solve-shard plays (every checked line has one).
+    pub fn first(&self) -> Path<'_> {
+        self.get(0).unwrap_or(Path {
+            text: "",
+            ends: &[],
+            start: 0,
+        })
+    }
+
+    /// The paths, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Path<'_>> {
+        (0..self.len()).filter_map(|i| self.get(i))
+    }
+}
+
+impl Serialize for Paths {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Paths {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Paths, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Paths;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a list of paths")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Paths, A::Error> {
+                let mut paths = Paths::default();
+                loop {
+                    let seed = PushMoves {
+                        moves: &mut paths.moves,
+                        limit: MAX_DEPTH,
+                    };
+                    if seq.next_element_seed(seed)?.is_none() {
+                        return Ok(paths);
+                    }
+                    paths.end_path().map_err(de::Error::custom)?;
+                    if paths.len() > MAX_PATHS {
+                        return Err(de::Error::custom(format!("more than {MAX_PATHS} paths")));
+                    }
+                }
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
 
 /// The game and position of a split, as the command line gave them: enough to set the game
 /// up again in another process.
@@ -40,10 +324,14 @@ pub struct GameSpec {
     pub order: String,
     /// Trees: the root's kind, "max" or "min".
     pub root: String,
+    /// The SHA-256 of the file the position was read from (a tree file, a control matrix in
+    /// a file), so that no pass is ever run on another file of that name.
+    #[serde(default)]
+    pub position_sha256: Option<String>,
 }
 
 impl GameSpec {
-    /// The spec of `args`.
+    /// The spec of `args`, with no file digest.
     pub fn of(args: &GameArgs) -> Self {
         GameSpec {
             game: args.game.name().to_string(),
@@ -56,6 +344,7 @@ impl GameSpec {
                 cutoff::Player::First => "max".into(),
                 cutoff::Player::Second => "min".into(),
             },
+            position_sha256: None,
         }
     }
 
@@ -71,6 +360,96 @@ impl GameSpec {
         args.order = crate::position::parse_order(&self.order)?;
         args.root = crate::position::parse_root(&self.root)?;
         Ok(args)
+    }
+
+    /// The game, set up again: where the position is a file, only if the file is still the
+    /// one the split read (its SHA-256 is the recorded one).
+    pub fn game(&self) -> Result<AnyGame, String> {
+        let args = self.args()?;
+        if args.game == GameKind::Random {
+            return Err("random trees cannot be split".into());
+        }
+        match (&self.position_sha256, position_file(&args)) {
+            (Some(want), _) => {
+                let file = args
+                    .position
+                    .as_deref()
+                    .ok_or("the header records a position file's digest but no position")?;
+                let bytes = read_position_file(file)?;
+                let got = digest(&bytes);
+                if &got != want {
+                    return Err(format!(
+                        "'{}' is not the file this split was made from (SHA-256 {}, the split's {})",
+                        crate::cmd::shown_path(file),
+                        short(&got),
+                        short(want)
+                    ));
+                }
+                game_from_text(&args, file, &bytes)
+            }
+            (None, Some(file)) => Err(format!(
+                "the header records no digest of the position file '{}'",
+                crate::cmd::shown_path(file)
+            )),
+            (None, None) => AnyGame::parse(&args),
+        }
+    }
+}
+
+/// The file the game reads its position from, if it reads one: a tree game's position
+/// always names one; a control game's does unless it is a matrix written out and no file
+/// has that name (the rule of `cmd::control_text`).
+fn position_file(args: &GameArgs) -> Option<&str> {
+    let p = args.position.as_deref()?;
+    match args.game {
+        GameKind::Tree => Some(p),
+        GameKind::Control => {
+            let matrix = p
+                .chars()
+                .all(|c| matches!(c, '0' | '1' | '/') || c.is_whitespace());
+            (!matrix || std::path::Path::new(p).exists()).then_some(p)
+        }
+        _ => None,
+    }
+}
+
+/// A position file's bytes: a regular file of at most the input limit.
+fn read_position_file(file: &str) -> Result<Vec<u8>, String> {
+    crate::files::read_regular(std::path::Path::new(file), crate::cmd::INPUT_LIMIT)
+}
+
+/// The game of `args` from its position file's bytes (read once, so that the digest is of
+/// the text parsed).
+fn game_from_text(args: &GameArgs, file: &str, bytes: &[u8]) -> Result<AnyGame, String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        format!(
+            "cannot read '{}': not UTF-8 text (invalid byte at offset {})",
+            crate::cmd::shown_path(file),
+            e.valid_up_to()
+        )
+    })?;
+    match args.game {
+        GameKind::Tree => Ok(AnyGame::Tree(
+            cutoff::games::tree::Tree::parse(text, args.root).map_err(|e| e.0)?,
+        )),
+        GameKind::Control => Ok(AnyGame::Control(Box::new(
+            cutoff::games::control::Control::parse(text).map_err(|e| e.0)?,
+        ))),
+        other => Err(format!(
+            "a {other} position is not read from a file, yet the header records a file digest"
+        )),
+    }
+}
+
+/// Sets up the game of `args` for `split`, with the SHA-256 of its position file if it reads
+/// one (only a regular file is read).
+pub fn open_game(args: &GameArgs) -> Result<(AnyGame, Option<String>), String> {
+    match position_file(args) {
+        None => Ok((AnyGame::parse(args)?, None)),
+        Some(file) => {
+            let bytes = read_position_file(file)?;
+            Ok((game_from_text(args, file, &bytes)?, Some(digest(&bytes))))
+        }
     }
 }
 
@@ -123,7 +502,7 @@ pub struct Line {
     pub position: String,
     /// Every path of moves from the split position that reaches it (or its mirror image); the
     /// first is the one solve-shard plays.
-    pub paths: Vec<Vec<String>>,
+    pub paths: Paths,
     /// The window to solve it in (see `cutoff::solver::Solver::window`); absent: exactly.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<[Value; 2]>,
@@ -143,7 +522,7 @@ pub struct Solved {
     pub bound: String,
     /// The principal variation from the line's position (its first path), in the game's
     /// notation.
-    pub pv: Vec<String>,
+    pub pv: Moves,
     /// Nodes searched.
     pub nodes: u64,
     /// Positions passed through as forced (not in `nodes`).
@@ -171,6 +550,9 @@ pub struct ShardResult {
     pub shard: usize,
     /// The split's shard count.
     pub shards: usize,
+    /// The window `solve-shard --window` gave every line instead of the split file's;
+    /// `null`: the split file's.
+    pub window: Option<[Value; 2]>,
     /// Every line of the shard, in id order.
     pub lines: Vec<Solved>,
     /// Total nodes of the shard.
@@ -179,14 +561,22 @@ pub struct ShardResult {
     pub seconds: f64,
 }
 
-/// A split file, read and checked.
+/// A split file, read and checked, with its game set up and the tree of its paths.
 pub struct Split {
     /// Its SHA-256, as lowercase hex.
     pub digest: String,
+    /// Its name as messages show it.
+    pub name: String,
     /// Its header.
     pub header: Header,
     /// The lines, in id order.
     pub lines: Vec<Line>,
+    /// Each line's row in the file, from 1 (for messages).
+    rows: Vec<usize>,
+    /// The game, at the split position.
+    pub game: AnyGame,
+    /// The tree of every path.
+    pub tree: PathTree,
 }
 
 /// The SHA-256 of `bytes`, as lowercase hex.
@@ -197,36 +587,53 @@ pub fn digest(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// Reads at most [`FILE_LIMIT`] bytes of `path`; errors name it.
+/// Reads at most [`FILE_LIMIT`] bytes of the regular file `path`; errors name it.
 pub fn read(path: &str) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let what = crate::cmd::shown_path(path);
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read '{what}': {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(FILE_LIMIT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read '{what}': {e}"))?;
-    if bytes.len() as u64 > FILE_LIMIT {
-        return Err(format!(
-            "cannot read '{what}': larger than the {} MiB limit",
-            FILE_LIMIT >> 20
-        ));
+    crate::files::read_regular(std::path::Path::new(path), FILE_LIMIT)
+}
+
+/// Checks that `w` is a window `split --window` or `solve-shard --window` can give.
+fn check_window([a, b]: [Value; 2]) -> Result<(), String> {
+    if a >= b {
+        return Err(format!("empty window [{a}, {b}]"));
     }
-    Ok(bytes)
+    if a < -MAX_WINDOW || b > MAX_WINDOW {
+        return Err(format!("window [{a}, {b}] beyond ±{MAX_WINDOW}"));
+    }
+    Ok(())
+}
+
+/// Checks that `x` is a time a run can take: finite, not negative, at most `most`.
+fn check_time(x: f64, most: f64, what: &str) -> Result<(), String> {
+    if x.is_finite() && (0.0..=most).contains(&x) {
+        return Ok(());
+    }
+    // Exponents keep a huge number short.
+    let shown = if x.abs() < 1e6 {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    };
+    Err(format!(
+        "{what} {shown} is not a time between 0 and {most:e}"
+    ))
 }
 
 impl Split {
-    /// Reads and checks the split file at `path`: its header, and lines numbered 0, 1, ...
-    /// with shards in range and at least one path each.
+    /// Reads and checks the split file at `path` (see [`Split::parse`]).
     pub fn read(path: &str) -> Result<Split, String> {
         Split::parse(&read(path)?, path)
     }
 
-    /// Reads and checks a split file's bytes (see [`Split::read`]); errors name it `path`.
+    /// Reads and checks a split file's bytes; errors name it `path` and the line at fault.
+    /// Accepts only what `split` and `plan` write: a header within their limits, lines
+    /// numbered 0, 1, ... with shards, windows and intervals in range, and paths that replay
+    /// on the game (see [`PathTree`]).
     pub fn parse(bytes: &[u8], path: &str) -> Result<Split, String> {
         let what = crate::cmd::shown_path(path);
         let text = std::str::from_utf8(bytes)
             .map_err(|_| format!("'{what}' is not a split file (not UTF-8 text)"))?;
+        let text = crate::files::strip_bom(text);
         let mut rows = text
             .lines()
             .enumerate()
@@ -236,59 +643,82 @@ impl Split {
             .ok_or_else(|| format!("'{what}' is empty, not a split file"))?;
         let header: Header = serde_json::from_str(first)
             .map_err(|e| format!("'{what}' is not a split file (line 1: {e})"))?;
-        if header.cutoff_split != SPLIT_VERSION {
+        check_header(&header).map_err(|e| format!("'{what}' line 1: {e}"))?;
+        let game = header
+            .game
+            .game()
+            .map_err(|e| format!("'{what}' line 1: {e}"))?;
+        let (lo, hi) = game.visit(RangeOf);
+        if header.range != [lo, hi] {
             return Err(format!(
-                "'{what}' is a split file of version {}, this cutoff reads version {SPLIT_VERSION}",
-                header.cutoff_split
+                "'{what}' line 1: range [{}, {}], where the game's values lie in [{lo}, {hi}]",
+                header.range[0], header.range[1]
             ));
         }
-        if header.shards == 0 {
-            return Err(format!("'{what}': the header gives 0 shards"));
-        }
-        let mut lines = Vec::with_capacity(header.frontier.min(1 << 20));
+        let mut lines = Vec::with_capacity(header.frontier.min(1 << 16));
+        let mut line_rows = Vec::with_capacity(header.frontier.min(1 << 16));
+        let mut paths = 0usize;
+        // The first pass's window, seen from the split position (see `split`).
+        let mut root_window: Option<Option<[Value; 2]>> = None;
         for (i, row) in rows {
-            let line: Line =
-                serde_json::from_str(row).map_err(|e| format!("'{what}' line {}: {e}", i + 1))?;
-            if line.id != lines.len() {
-                return Err(format!(
-                    "'{what}' line {}: id {} where {} was expected",
-                    i + 1,
-                    line.id,
-                    lines.len()
-                ));
+            let at = |e: String| format!("'{what}' line {}: {e}", i + 1);
+            if lines.len() >= header.frontier {
+                return Err(at(format!(
+                    "more lines than the {} the header gives",
+                    header.frontier
+                )));
             }
-            if let Some(sh) = line.shard.filter(|&sh| sh >= header.shards) {
-                return Err(format!(
-                    "'{what}' line {}: shard {sh} of {}",
-                    i + 1,
-                    header.shards
-                ));
+            let line: Line = serde_json::from_str(row).map_err(|e| at(e.to_string()))?;
+            paths = paths.saturating_add(line.paths.len());
+            if paths > header.paths {
+                return Err(at(format!(
+                    "more paths than the {} the header gives",
+                    header.paths
+                )));
             }
-            if let Some([a, b]) = line.window.filter(|[a, b]| a >= b) {
-                return Err(format!("'{what}' line {}: empty window [{a}, {b}]", i + 1));
-            }
-            if let Some([a, b]) = line.known.filter(|[a, b]| a > b) {
-                return Err(format!(
-                    "'{what}' line {}: empty interval [{a}, {b}]",
-                    i + 1
-                ));
-            }
-            if line.paths.is_empty() {
-                return Err(format!("'{what}' line {}: no paths", i + 1));
+            check_line(&header, &line, lines.len()).map_err(at)?;
+            if header.pass == 1 {
+                let w = line.window.map(|[a, b]| {
+                    if line.paths.first().len() % 2 == 1 {
+                        [-b, -a]
+                    } else {
+                        [a, b]
+                    }
+                });
+                if *root_window.get_or_insert(w) != w {
+                    return Err(at(
+                        "its window is not the other lines' (a split gives every line the \
+                         split position's, from its own side)"
+                            .into(),
+                    ));
+                }
             }
             lines.push(line);
+            line_rows.push(i + 1);
         }
-        if lines.len() != header.frontier {
+        if lines.len() != header.frontier || paths != header.paths {
             return Err(format!(
-                "'{what}' holds {} lines where its header says {} (truncated?)",
+                "'{what}' holds {} lines and {paths} paths where its header says {} and {} \
+                 (truncated?)",
                 lines.len(),
-                header.frontier
+                header.frontier,
+                header.paths
             ));
         }
+        let tree = game.visit(Check {
+            what: &what,
+            header: &header,
+            lines: &lines,
+            rows: &line_rows,
+        })?;
         Ok(Split {
             digest: digest(bytes),
+            name: what,
             header,
             lines,
+            rows: line_rows,
+            game,
+            tree,
         })
     }
 
@@ -300,6 +730,327 @@ impl Split {
             .map(|l| l.id)
             .collect()
     }
+
+    /// The row of line `id` in the file, from 1.
+    pub fn row(&self, id: usize) -> usize {
+        self.rows.get(id).copied().unwrap_or(0)
+    }
+}
+
+/// The header's claims within what `split` and `plan` write.
+fn check_header(h: &Header) -> Result<(), String> {
+    if h.cutoff_split != SPLIT_VERSION {
+        return Err(format!(
+            "a split file of version {}, this cutoff reads version {SPLIT_VERSION}",
+            h.cutoff_split
+        ));
+    }
+    if h.shards == 0 || h.shards > MAX_SHARDS {
+        return Err(format!(
+            "{} shards, where a split has 1 to {MAX_SHARDS}",
+            h.shards
+        ));
+    }
+    if h.depth > MAX_DEPTH {
+        return Err(format!(
+            "depth {}, where a split is at most {MAX_DEPTH} plies deep",
+            h.depth
+        ));
+    }
+    if h.estimate_depth > MAX_ESTIMATE_DEPTH {
+        return Err(format!(
+            "estimate depth {}, at most {MAX_ESTIMATE_DEPTH}",
+            h.estimate_depth
+        ));
+    }
+    if h.paths > MAX_PATHS || h.frontier == 0 || h.frontier > h.paths {
+        return Err(format!(
+            "{} lines and {} paths, where a split has 1 to {MAX_PATHS} paths and at most one \
+             line a path",
+            h.frontier, h.paths
+        ));
+    }
+    if h.pass == 0 || (h.pass == 1 && (h.prior_nodes != 0 || h.prior_seconds != 0.0)) {
+        return Err(format!(
+            "pass {} with {} earlier nodes and {} s",
+            h.pass, h.prior_nodes, h.prior_seconds
+        ));
+    }
+    check_time(h.prior_seconds, MAX_TOTAL_SECONDS, "prior_seconds")
+}
+
+/// One line's fields within what `split` and `plan` write (its paths are checked on the
+/// game by [`Check`]).
+fn check_line(h: &Header, line: &Line, expected_id: usize) -> Result<(), String> {
+    if line.id != expected_id {
+        return Err(format!("id {} where {expected_id} was expected", line.id));
+    }
+    if let Some(sh) = line.shard.filter(|&sh| sh >= h.shards) {
+        return Err(format!("shard {sh} of {}", h.shards));
+    }
+    if line.paths.is_empty() {
+        return Err("no paths".into());
+    }
+    if let Some(p) = line.paths.iter().find(|p| p.len() > h.depth) {
+        return Err(format!(
+            "a path of {} moves, deeper than the split's {}",
+            p.len(),
+            h.depth
+        ));
+    }
+    let [lo, hi] = h.range;
+    if let Some([a, b]) = line.known {
+        if a > b || a < lo || b > hi {
+            return Err(format!(
+                "known interval [{a}, {b}] is not within the game's range [{lo}, {hi}]"
+            ));
+        }
+    }
+    if h.pass == 1 {
+        // `split`: every line in a shard, nothing known yet.
+        if line.shard.is_none() || line.known.is_some() {
+            return Err("a first pass solves every line and knows nothing of any".into());
+        }
+        if let Some(w) = line.window {
+            check_window(w)?;
+        }
+    } else {
+        // `plan`: what is known of every line; a window exactly for the lines it solves,
+        // within one of what is known, which it leaves open.
+        let Some([klo, khi]) = line.known else {
+            return Err("a later pass has no known interval for it".into());
+        };
+        if line.shard.is_some() != line.window.is_some() {
+            return Err(
+                "a later pass gives a window to the lines it solves, and only to them".into(),
+            );
+        }
+        if let Some([a, b]) = line.window {
+            if a >= b || klo == khi || a < klo - 1 || b > khi + 1 {
+                return Err(format!(
+                    "window [{a}, {b}] for a line known to lie in [{klo}, {khi}]"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Builds the tree of a split's paths, replaying them on the game (see [`PathTree`]).
+struct Check<'a> {
+    what: &'a str,
+    header: &'a Header,
+    lines: &'a [Line],
+    rows: &'a [usize],
+}
+
+impl GameVisitor for Check<'_> {
+    type Output = Result<PathTree, String>;
+    fn visit<G: Describe>(self, game: &G) -> Result<PathTree, String> {
+        check_paths(game, &self)
+    }
+}
+
+/// A position on the way down the tree of paths.
+struct Frame<G: cutoff::Game> {
+    node: u32,
+    pos: G::Pos,
+    moves: G::Moves,
+    children: usize,
+}
+
+/// Replays every path of `c` on `game` and builds their tree. The paths are taken in the
+/// order of their moves' texts, so that a path comes right after its prefixes and next to
+/// its equals: the checks do not depend on the order of the lines, each node is played
+/// once, and a node's moves are all seen before the walk leaves it, so that an incomplete
+/// node is refused at once (the tree of a file that passes is the tree `split` walked).
+fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String> {
+    let lines = c.lines;
+    let at = |id: usize, e: String| format!("'{}' line {}: {e}", c.what, c.rows[id]);
+    // Each path's moves as small numbers, one per distinct text, so that sorting compares
+    // numbers: (line, path, start in `seq`, length).
+    let mut ids: HashMap<&str, u32> = HashMap::new();
+    let mut seq: Vec<u32> = Vec::new();
+    let mut order: Vec<(u32, u32, u32, u32)> = Vec::with_capacity(c.header.paths);
+    for (id, l) in lines.iter().enumerate() {
+        for (k, path) in l.paths.iter().enumerate() {
+            let start = seq.len();
+            for mv in path.iter() {
+                let next = ids.len() as u32;
+                seq.push(*ids.entry(mv).or_insert(next));
+            }
+            // At most MAX_PATHS paths of at most MAX_DEPTH moves: all fit in u32.
+            order.push((id as u32, k as u32, start as u32, path.len() as u32));
+        }
+    }
+    let moves_of = |&(_, _, s, n): &(u32, u32, u32, u32)| &seq[s as usize..(s + n) as usize];
+    order.sort_unstable_by(|a, b| moves_of(a).cmp(moves_of(b)));
+    let mut tree = PathTree::default();
+    let mut stack: Vec<Frame<G>> = vec![Frame {
+        node: tree.push(0),
+        pos: game.initial(),
+        moves: G::Moves::default(),
+        children: 0,
+    }];
+    let mut key_of: Vec<Option<u64>> = vec![None; lines.len()];
+    let mut full = vec![false; lines.len()];
+    let mut prev: Option<(usize, &[u32])> = None;
+    let root_text = c.header.game.position.as_deref();
+    for entry in &order {
+        let (id, k) = (entry.0 as usize, entry.1 as usize);
+        let Some(path) = lines[id].paths.get(k) else {
+            continue;
+        };
+        let here = moves_of(entry);
+        let common = prev.map_or(0, |(_, p)| {
+            p.iter().zip(here).take_while(|(a, b)| a == b).count()
+        });
+        while stack.len() > common + 1 {
+            close(&mut tree, &mut stack, |e| at(prev.map_or(id, |p| p.0), e))?;
+        }
+        if prev.is_some() && common == path.len() {
+            return Err(at(id, "the same path twice".into()));
+        }
+        for (d, text) in path.iter().enumerate().skip(common) {
+            let Some(top) = stack.last_mut() else { break };
+            if let Some(other) = tree.line(top.node as usize) {
+                return Err(at(
+                    id,
+                    format!(
+                        "a path runs on past the position of line {other} (a frontier position \
+                         ends every path through it)"
+                    ),
+                ));
+            }
+            if game.outcome(&top.pos).is_some() {
+                return Err(at(
+                    id,
+                    format!(
+                        "move {} of a path, '{}', is played after the game ended",
+                        d + 1,
+                        cutoff::game::quote_max(text, 40)
+                    ),
+                ));
+            }
+            let mv = game.parse_move(&top.pos, text).map_err(|e| {
+                at(
+                    id,
+                    format!(
+                        "move {} of a path, '{}': {e}",
+                        d + 1,
+                        cutoff::game::quote_max(text, 40)
+                    ),
+                )
+            })?;
+            if top.children == 0 {
+                game.moves(&top.pos, &mut top.moves);
+            }
+            let index = top.moves.as_slice().iter().position(|&m| m == mv);
+            let written = game.format_move(&top.pos, mv);
+            let Some(index) = index.filter(|_| written == text) else {
+                return Err(at(
+                    id,
+                    format!(
+                        "move {} of a path, '{}', is not a legal move as the game writes it",
+                        d + 1,
+                        cutoff::game::quote_max(text, 40)
+                    ),
+                ));
+            };
+            top.children += 1;
+            let pos = game.play(&top.pos, mv);
+            let index = u16::try_from(index).map_err(|_| at(id, "too many moves".into()))?;
+            stack.push(Frame {
+                node: tree.push(index),
+                pos,
+                moves: G::Moves::default(),
+                children: 0,
+            });
+        }
+        let Some(top) = stack.last() else { break };
+        tree.set_line(top.node as usize, id);
+        let pos = top.pos;
+        if path.len() == c.header.depth || game.outcome(&pos).is_some() {
+            full[id] = true;
+        }
+        let key = game.table_key(&pos).0;
+        match key_of[id] {
+            None => key_of[id] = Some(key),
+            Some(k0) if k0 != key => {
+                return Err(at(
+                    id,
+                    "its paths reach different positions (neither the same nor mirror images)"
+                        .into(),
+                ))
+            }
+            Some(_) => {}
+        }
+        if k == 0 {
+            let expected = game
+                .position_arg(root_text, &path.to_vec(), &pos)
+                .unwrap_or_else(|| game.describe(&pos));
+            if lines[id].position != expected {
+                return Err(at(
+                    id,
+                    format!(
+                        "position '{}' where its first path reaches '{}'",
+                        cutoff::game::quote_max(&lines[id].position, 40),
+                        cutoff::game::quote_max(&expected, 40)
+                    ),
+                ));
+            }
+        }
+        prev = Some((id, here));
+    }
+    let last = prev.map_or(0, |p| p.0);
+    while !stack.is_empty() {
+        close(&mut tree, &mut stack, |e| at(last, e))?;
+    }
+    let mut seen: HashMap<u64, usize> = HashMap::with_capacity(lines.len());
+    for id in 0..lines.len() {
+        if !full[id] {
+            return Err(at(
+                id,
+                format!(
+                    "no path of it is {} moves long or ends the game (split ends a path \
+                     earlier only at a position met before)",
+                    c.header.depth
+                ),
+            ));
+        }
+        if let Some(key) = key_of[id] {
+            if let Some(other) = seen.insert(key, id) {
+                return Err(at(
+                    id,
+                    format!(
+                        "the same position as line {other} (or its mirror image): split writes \
+                         one line for both"
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(tree)
+}
+
+/// Leaves the deepest position of the walk: a position with moves must have them all.
+fn close<G: Describe>(
+    tree: &mut PathTree,
+    stack: &mut Vec<Frame<G>>,
+    at: impl Fn(String) -> String,
+) -> Result<(), String> {
+    let Some(f) = stack.pop() else { return Ok(()) };
+    if f.children > 0 && f.children != f.moves.len() {
+        return Err(at(format!(
+            "the position after {} moves of its path has {} legal moves, the file follows {} \
+             of them (a split follows every one)",
+            stack.len(),
+            f.moves.len(),
+            f.children
+        )));
+    }
+    tree.close(f.node as usize);
+    Ok(())
 }
 
 /// What a line's result proves of its value, as `[lo, hi]`, within the game's `range`.
@@ -311,27 +1062,78 @@ pub fn proved(r: &Solved, range: [Value; 2]) -> Result<[Value; 2], String> {
         other => Err(format!(
             "line {}: unknown bound '{}'",
             r.id,
-            cutoff::game::quote(other)
+            cutoff::game::quote_max(other, 40)
         )),
     }
 }
 
-/// Every shard's result in `dir`, checked (see [`read_result`]): each line's result by id
-/// (`None` for lines this pass does not solve), and the shards' total wall time. Names the
-/// missing shards if any.
-pub fn load(split: &Split, dir: &std::path::Path) -> Result<(Vec<Option<Solved>>, f64), String> {
+/// What one pass's results hold: each line's result by id (`None` for the lines this pass
+/// does not solve), and the shards' totals.
+pub struct Results {
+    /// Each line's result.
+    pub solved: Vec<Option<Solved>>,
+    /// The shards' total wall time, in seconds.
+    pub seconds: f64,
+    /// The shards' total nodes.
+    pub nodes: u64,
+}
+
+/// A shard's result file's bytes and its name for messages; `None` if it has none.
+pub type Found = Option<(Vec<u8>, String)>;
+
+/// Every shard's result in `dir`, checked (see [`gather`]).
+pub fn load(split: &Split, dir: &std::path::Path) -> Result<Results, String> {
+    let shown = crate::cmd::shown_path(&dir.to_string_lossy());
+    gather(split, &shown, |i| result_bytes(dir, i))
+}
+
+/// Shard `index`'s result file in `dir`: only a regular file is read (a FIFO would block).
+fn result_bytes(dir: &std::path::Path, index: usize) -> Result<Found, String> {
+    let path = result_path(dir, index);
+    if !path.exists() {
+        return Ok(None);
+    }
+    let shown = crate::cmd::shown_path(&path.to_string_lossy());
+    Ok(Some((
+        crate::files::read_regular(&path, FILE_LIMIT)?,
+        shown,
+    )))
+}
+
+/// Every shard's result, as `source` gives each shard's file, checked (see
+/// [`check_result`]); names the missing shards if any. `dir` names where they were looked
+/// for.
+pub fn gather(
+    split: &Split,
+    dir: &str,
+    mut source: impl FnMut(usize) -> Result<Found, String>,
+) -> Result<Results, String> {
     let n = split.header.shards;
-    let mut solved: Vec<Option<Solved>> = vec![None; split.lines.len()];
+    let mut count = vec![0usize; n];
+    for l in &split.lines {
+        if let Some(s) = l.shard {
+            count[s] += 1;
+        }
+    }
+    let mut out = Results {
+        solved: vec![None; split.lines.len()],
+        seconds: 0.0,
+        nodes: 0,
+    };
     let mut missing = Vec::new();
-    let mut seconds = 0.0;
-    for i in 0..n {
-        match read_result(split, dir, i)? {
+    for (i, &lines) in count.iter().enumerate() {
+        match source(i)? {
             None => missing.push(i),
-            Some(r) => {
-                seconds += r.seconds;
+            Some((bytes, shown)) => {
+                let r = check_result(split, i, lines, &bytes, &shown)?;
+                out.seconds += r.seconds;
+                out.nodes = out
+                    .nodes
+                    .checked_add(r.nodes)
+                    .ok_or_else(|| format!("shard {i}: the shards' node counts overflow"))?;
                 for l in r.lines {
                     let id = l.id;
-                    solved[id] = Some(l);
+                    out.solved[id] = Some(l);
                 }
             }
         }
@@ -340,13 +1142,184 @@ pub fn load(split: &Split, dir: &std::path::Path) -> Result<(Vec<Option<Solved>>
         let list: Vec<String> = missing.iter().take(20).map(|i| i.to_string()).collect();
         let more = if missing.len() > 20 { ", ..." } else { "" };
         return Err(format!(
-            "{} of {n} shards have no result in '{}': {}{more}",
+            "{} of {n} shards have no result in '{dir}': {}{more}",
             missing.len(),
-            crate::cmd::shown_path(&dir.to_string_lossy()),
             list.join(", ")
         ));
     }
-    Ok((solved, seconds))
+    Ok(out)
+}
+
+/// Reads shard `index`'s result in `dir` and checks it against `split`: `Ok(None)` if there
+/// is none, an error naming what is wrong if it is unreadable, truncated, of another split,
+/// incomplete or impossible.
+pub fn read_result(
+    split: &Split,
+    dir: &std::path::Path,
+    index: usize,
+) -> Result<Option<ShardResult>, String> {
+    let Some((bytes, shown)) = result_bytes(dir, index)? else {
+        return Ok(None);
+    };
+    let lines = split
+        .lines
+        .iter()
+        .filter(|l| l.shard == Some(index))
+        .count();
+    check_result(split, index, lines, &bytes, &shown).map(Some)
+}
+
+/// Checks shard `index`'s result file (`bytes`, named `shown`) against `split`, whose shard
+/// has `lines` lines: its version, digest and shard; its lines exactly the shard's, in
+/// order; each value within the game's range, each bound one the line's window can give
+/// (exact without one), each line of play legal from the line's position; times finite and
+/// not negative, node counts adding up.
+pub fn check_result(
+    split: &Split,
+    index: usize,
+    lines: usize,
+    bytes: &[u8],
+    shown: &str,
+) -> Result<ShardResult, String> {
+    let r: ShardResult = serde_json::from_slice(bytes)
+        .map_err(|e| format!("shard {index}: '{shown}' is truncated or not a result ({e})"))?;
+    let bad = |e: String| format!("shard {index}: '{shown}': {e}");
+    if r.cutoff_shard != RESULT_VERSION {
+        return Err(format!(
+            "shard {index}: '{shown}' is a result of version {}, this cutoff reads version \
+             {RESULT_VERSION}",
+            r.cutoff_shard
+        ));
+    }
+    if r.digest != split.digest {
+        return Err(format!(
+            "shard {index}: '{shown}' answers another split (digest {}, this split's is {})",
+            short(&cutoff::game::quote_max(&r.digest, 64)),
+            short(&split.digest)
+        ));
+    }
+    if r.shard != index || r.shards != split.header.shards {
+        return Err(format!(
+            "shard {index}: '{shown}' says it is shard {} of {}",
+            r.shard, r.shards
+        ));
+    }
+    let in_order = r.lines.windows(2).all(|w| w[0].id < w[1].id);
+    let ours = r.lines.iter().all(|l| {
+        split
+            .lines
+            .get(l.id)
+            .is_some_and(|line| line.shard == Some(index))
+    });
+    if r.lines.len() != lines || !in_order || !ours {
+        return Err(format!(
+            "shard {index}: '{shown}' holds {} lines where the shard has {lines}, or not the \
+             shard's, or not in order",
+            r.lines.len()
+        ));
+    }
+    if let Some(w) = r.window {
+        check_window(w).map_err(bad)?;
+    }
+    check_time(r.seconds, MAX_SECONDS, "seconds").map_err(bad)?;
+    let mut nodes = 0u64;
+    let [lo, hi] = split.header.range;
+    for l in &r.lines {
+        let line = &split.lines[l.id];
+        let at = |e: String| bad(format!("line {}: {e}", l.id));
+        nodes = nodes
+            .checked_add(l.nodes)
+            .ok_or_else(|| at("node counts overflow".into()))?;
+        check_time(l.ms, MAX_SECONDS * 1e3, "ms").map_err(at)?;
+        if l.value < lo || l.value > hi {
+            return Err(at(format!(
+                "value {} outside the game's range [{lo}, {hi}]",
+                l.value
+            )));
+        }
+        let window = r.window.or(line.window);
+        let fits = match (l.bound.as_str(), window) {
+            ("exact", _) => true,
+            ("upper", Some([a, _])) => l.value <= a,
+            ("lower", Some([_, b])) => l.value >= b,
+            _ => false,
+        };
+        if !fits {
+            let w = window.map_or("no window".to_string(), |[a, b]| {
+                format!("the window [{a}, {b}]")
+            });
+            return Err(at(format!(
+                "'{} {}' is not what a solve in {w} gives",
+                cutoff::game::quote_max(&l.bound, 20),
+                l.value
+            )));
+        }
+        if l.bound != "exact" && !l.pv.is_empty() {
+            return Err(at("a bound with a line of play".into()));
+        }
+        split
+            .game
+            .visit(PvCheck {
+                path: line.paths.first(),
+                pv: l.pv.path(),
+            })
+            .map_err(at)?;
+    }
+    if nodes != r.nodes {
+        return Err(bad(format!(
+            "{} nodes where its lines' add up to {nodes}",
+            r.nodes
+        )));
+    }
+    Ok(r)
+}
+
+/// Checks that a line of play `pv` is legal from the end of `path`, written as the game
+/// writes it.
+struct PvCheck<'a> {
+    path: Path<'a>,
+    pv: Path<'a>,
+}
+
+impl GameVisitor for PvCheck<'_> {
+    type Output = Result<(), String>;
+    fn visit<G: Describe>(self, game: &G) -> Result<(), String> {
+        let mut pos = play_path(game, self.path)?;
+        for (i, text) in self.pv.iter().enumerate() {
+            let bad = || {
+                format!(
+                    "move {} of its line, '{}', is not a legal move as the game writes it",
+                    i + 1,
+                    cutoff::game::quote_max(text, 40)
+                )
+            };
+            if game.outcome(&pos).is_some() {
+                return Err(bad());
+            }
+            let mv = game.parse_move(&pos, text).map_err(|_| bad())?;
+            if game.format_move(&pos, mv) != text {
+                return Err(bad());
+            }
+            pos = game.play(&pos, mv);
+        }
+        Ok(())
+    }
+}
+
+/// The position at the end of `path` from the game's start, every move checked.
+pub fn play_path<G: cutoff::Notation>(game: &G, path: Path<'_>) -> Result<G::Pos, String> {
+    let mut pos = game.initial();
+    for (i, text) in path.iter().enumerate() {
+        let mv = game.parse_move(&pos, text).map_err(|e| {
+            format!(
+                "move {} of a path, '{}': {e}",
+                i + 1,
+                cutoff::game::quote_max(text, 40)
+            )
+        })?;
+        pos = game.play(&pos, mv);
+    }
+    Ok(pos)
 }
 
 /// Each line's interval: what earlier passes knew, narrowed by this pass's result.
@@ -357,18 +1330,15 @@ pub fn intervals(split: &Split, solved: &[Option<Solved>]) -> Result<Vec<[Value;
         .iter()
         .zip(solved)
         .map(|(line, r)| {
-            let mut iv = line.known.unwrap_or(range);
+            let known = line.known.unwrap_or(range);
+            let mut iv = known;
             if let Some(r) = r {
                 let [lo, hi] = proved(r, range)?;
                 iv = [iv[0].max(lo), iv[1].min(hi)];
                 if iv[0] > iv[1] {
                     return Err(format!(
                         "line {}: this pass's result {} {} contradicts the earlier passes' [{}, {}]",
-                        line.id,
-                        r.bound,
-                        r.value,
-                        line.known.unwrap_or(range)[0],
-                        line.known.unwrap_or(range)[1]
+                        line.id, r.bound, r.value, known[0], known[1]
                     ));
                 }
             }
@@ -378,65 +1348,87 @@ pub fn intervals(split: &Split, solved: &[Option<Solved>]) -> Result<Vec<[Value;
 }
 
 /// The tree of a split's paths: the positions between the split position and the frontier,
-/// each a node with its children by move, or a frontier line. Node 0 is the split position;
-/// a child always comes after its parent.
+/// each a node with its children, or a frontier line. Nodes are numbered in preorder (node 0
+/// is the split position, a node's subtree is the nodes from it to its size later), so a
+/// child always comes after its parent and the tree takes a few bytes a node.
+#[derive(Debug, Default)]
 pub struct PathTree {
-    /// Each node's children, as (move text, node).
-    pub children: Vec<Vec<(String, usize)>>,
-    /// The frontier line a node is, if it is one.
-    pub line: Vec<Option<usize>>,
+    /// Each node's subtree size, itself included.
+    size: Vec<u32>,
+    /// The frontier line a node is, or `u32::MAX`.
+    line: Vec<u32>,
+    /// Each node's move, as its index in its parent's legal moves (`Game::moves`).
+    mv: Vec<u16>,
 }
 
 impl PathTree {
-    /// The tree of every path of `split`.
-    pub fn new(split: &Split) -> Result<PathTree, String> {
-        let mut t = PathTree {
-            children: vec![Vec::new()],
-            line: vec![None],
-        };
-        for line in &split.lines {
-            for path in &line.paths {
-                let mut node = 0;
-                for mv in path {
-                    node = match t.children[node].iter().find(|(m, _)| m == mv) {
-                        Some(&(_, c)) => c,
-                        None => {
-                            t.children.push(Vec::new());
-                            t.line.push(None);
-                            let c = t.children.len() - 1;
-                            t.children[node].push((mv.clone(), c));
-                            c
-                        }
-                    };
-                }
-                if t.line[node].is_some_and(|l| l != line.id) || !t.children[node].is_empty() {
-                    return Err(format!(
-                        "the split file is inconsistent: a path of line {} ends where another \
-                         line's does or passes through",
-                        line.id
-                    ));
-                }
-                t.line[node] = Some(line.id);
-            }
-        }
-        Ok(t)
+    /// Adds a node, the child of the last open one by the move `mv` (see
+    /// [`PathTree::close`]).
+    fn push(&mut self, mv: u16) -> u32 {
+        let n = self.size.len() as u32;
+        self.size.push(1);
+        self.line.push(u32::MAX);
+        self.mv.push(mv);
+        n
+    }
+
+    /// Closes node `n`: the nodes added since are its subtree.
+    fn close(&mut self, n: usize) {
+        self.size[n] = (self.size.len() - n) as u32;
+    }
+
+    /// Makes node `n` the frontier line `id`.
+    fn set_line(&mut self, n: usize, id: usize) {
+        self.line[n] = id as u32;
+    }
+
+    /// How many nodes.
+    pub fn len(&self) -> usize {
+        self.size.len()
+    }
+
+    /// True for a tree with no node.
+    pub fn is_empty(&self) -> bool {
+        self.size.is_empty()
+    }
+
+    /// The frontier line node `n` is, if it is one.
+    pub fn line(&self, n: usize) -> Option<usize> {
+        let l = *self.line.get(n)?;
+        (l != u32::MAX).then_some(l as usize)
+    }
+
+    /// Node `n`'s move, as its index in its parent's legal moves.
+    pub fn move_index(&self, n: usize) -> usize {
+        self.mv.get(n).map_or(0, |&m| m as usize)
+    }
+
+    /// Node `n`'s children.
+    pub fn children(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
+        let end = n + self.size.get(n).map_or(1, |&s| s as usize);
+        let mut c = n + 1;
+        std::iter::from_fn(move || {
+            (c < end).then(|| {
+                let x = c;
+                c += self.size[c].max(1) as usize;
+                x
+            })
+        })
     }
 
     /// Every node's interval, from the lines' (negamax: a node's value is the most of its
     /// children's negated values, so its bounds are the most of their negated bounds).
     pub fn back_up(&self, lines: &[[Value; 2]]) -> Vec<[Value; 2]> {
-        let mut iv = vec![[0, 0]; self.children.len()];
+        let mut iv = vec![[0, 0]; self.len()];
         // Children come after their parents: backwards, every child is done first.
-        for n in (0..self.children.len()).rev() {
-            iv[n] = match self.line[n] {
+        for n in (0..self.len()).rev() {
+            iv[n] = match self.line(n) {
                 Some(id) => lines[id],
-                None => {
-                    let mut b = [Value::MIN, Value::MIN];
-                    for &(_, c) in &self.children[n] {
-                        b = [b[0].max(-iv[c][1]), b[1].max(-iv[c][0])];
-                    }
-                    b
-                }
+                None => self
+                    .children(n)
+                    .map(|c| [-iv[c][1], -iv[c][0]])
+                    .reduce(|b, x| [b[0].max(x[0]), b[1].max(x[1])])
+                    .unwrap_or([0, 0]),
             };
         }
         iv
@@ -447,9 +1439,10 @@ impl PathTree {
     /// needs nothing if its interval already settles it within its window; a child that
     /// cannot rise above both the window and its brothers' proven lower bounds needs nothing
     /// either; every other child gets the window between those and the node's beta. Solved
-    /// fail-hard in these windows, the lines settle the root in one more pass.
-    pub fn plan(&self, iv: &[[Value; 2]]) -> Vec<Option<[Value; 2]>> {
-        let mut need: Vec<Option<[Value; 2]>> = vec![None; self.line.iter().flatten().count()];
+    /// fail-hard in these windows, the lines settle the root in one more pass. `lines` is the
+    /// number of lines; the recursion is as deep as the tree.
+    pub fn plan(&self, iv: &[[Value; 2]], lines: usize) -> Vec<Option<[Value; 2]>> {
+        let mut need: Vec<Option<[Value; 2]>> = vec![None; lines];
         if let Some(&[lo, hi]) = iv.first() {
             if lo < hi {
                 self.select(0, lo - 1, hi + 1, iv, &mut need);
@@ -470,7 +1463,7 @@ impl PathTree {
         if lo >= beta || hi <= alpha || lo == hi {
             return;
         }
-        if let Some(id) = self.line[n] {
+        if let Some(id) = self.line(n) {
             let w = [alpha.max(lo - 1), beta.min(hi + 1)];
             need[id] = Some(match need[id] {
                 Some([a, b]) => [a.min(w[0]), b.max(w[1])],
@@ -479,18 +1472,18 @@ impl PathTree {
             return;
         }
         // The two best proven lower bounds among the children, as the parent sees them.
-        let los: Vec<Value> = self.children[n].iter().map(|&(_, c)| -iv[c][1]).collect();
         let (mut first, mut second) = (Value::MIN, Value::MIN);
         let mut arg = usize::MAX;
-        for (k, &l) in los.iter().enumerate() {
+        for c in self.children(n) {
+            let l = -iv[c][1];
             if l > first {
-                (second, first, arg) = (first, l, k);
+                (second, first, arg) = (first, l, c);
             } else if l > second {
                 second = l;
             }
         }
-        for (k, &(_, c)) in self.children[n].iter().enumerate() {
-            let others = if k == arg { second } else { first };
+        for c in self.children(n) {
+            let others = if c == arg { second } else { first };
             let t = alpha.max(others);
             if -iv[c][0] <= t {
                 continue;
@@ -515,64 +1508,28 @@ pub fn results_dir(split: &str, dir: Option<&String>) -> std::path::PathBuf {
     dir.map_or_else(|| default_dir(split), std::path::PathBuf::from)
 }
 
-/// Reads shard `index`'s result in `dir` and checks it against `split`: `Ok(None)` if there
-/// is none, an error naming what is wrong if it is unreadable, truncated, of another split
-/// or incomplete.
-pub fn read_result(
-    split: &Split,
-    dir: &std::path::Path,
-    index: usize,
-) -> Result<Option<ShardResult>, String> {
-    let path = result_path(dir, index);
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
-    if !path.exists() {
-        return Ok(None);
-    }
-    let bytes = read(&path.to_string_lossy())?;
-    let r: ShardResult = serde_json::from_slice(&bytes)
-        .map_err(|e| format!("shard {index}: '{shown}' is truncated or not a result ({e})"))?;
-    if r.cutoff_shard != RESULT_VERSION {
-        return Err(format!(
-            "shard {index}: '{shown}' is a result of version {}, this cutoff reads version \
-             {RESULT_VERSION}",
-            r.cutoff_shard
-        ));
-    }
-    if r.digest != split.digest {
-        return Err(format!(
-            "shard {index}: '{shown}' answers another split (digest {}, this split's is {})",
-            short(&r.digest),
-            short(&split.digest)
-        ));
-    }
-    if r.shard != index || r.shards != split.header.shards {
-        return Err(format!(
-            "shard {index}: '{shown}' says it is shard {} of {}",
-            r.shard, r.shards
-        ));
-    }
-    let want = split.shard_ids(index);
-    let got: Vec<usize> = r.lines.iter().map(|l| l.id).collect();
-    if got != want {
-        return Err(format!(
-            "shard {index}: '{shown}' holds {} lines where the shard has {}",
-            got.len(),
-            want.len()
-        ));
-    }
-    Ok(Some(r))
-}
-
-/// Writes a split file (`cutoff split`, `cutoff plan`): the header, then the lines, one JSON
-/// object a line, atomically.
-pub fn write_split(path: &str, header: &Header, lines: &[Line]) -> Result<(), String> {
+/// A split file's text: the header, then the lines, one JSON object a line. An error if it
+/// would be larger than any reader accepts ([`FILE_LIMIT`]).
+pub fn split_text(header: &Header, lines: &[Line]) -> Result<String, String> {
     let mut out = json_line(header)?;
     out.push('\n');
     for line in lines {
         out.push_str(&json_line(line)?);
         out.push('\n');
+        if out.len() as u64 > FILE_LIMIT {
+            return Err(format!(
+                "the split file would pass the {} MiB limit: split at a smaller --depth",
+                FILE_LIMIT >> 20
+            ));
+        }
     }
-    crate::files::write_atomic(std::path::Path::new(path), out.as_bytes())
+    Ok(out)
+}
+
+/// Writes a split file (`cutoff split`, `cutoff plan`) atomically (see [`split_text`]).
+pub fn write_split(path: &str, header: &Header, lines: &[Line]) -> Result<(), String> {
+    let text = split_text(header, lines)?;
+    crate::files::write_atomic(std::path::Path::new(path), text.as_bytes())
 }
 
 /// `v` as one line of JSON.
@@ -623,7 +1580,8 @@ pub fn balance(costs: &[u64], shards: usize) -> Vec<usize> {
         // The heap holds every shard at all times.
         if let Some(Reverse((l, s))) = load.pop() {
             out[i] = s;
-            load.push(Reverse((l + costs[i].max(1), s)));
+            // Saturating: the costs come from a file.
+            load.push(Reverse((l.saturating_add(costs[i].max(1)), s)));
         }
     }
     out
@@ -655,41 +1613,46 @@ mod tests {
         assert!(s.iter().all(|&x| x < 4));
     }
 
-    /// A random tree of paths (depth up to 4, 1 to 4 children) with random leaf values.
+    #[test]
+    fn balance_survives_costs_at_the_top_of_u64() {
+        let s = balance(&[u64::MAX, u64::MAX, u64::MAX], 2);
+        assert!(s.iter().all(|&x| x < 2));
+    }
+
+    /// A random tree of paths (depth up to 4, 1 to 4 children) with random leaf values,
+    /// built in preorder as [`check_paths`] builds it.
     fn random_tree(seed: u64) -> (PathTree, Vec<Value>) {
-        let mut rng = cutoff::rng::SplitMix64::new(seed);
-        let mut t = PathTree {
-            children: vec![Vec::new()],
-            line: vec![None],
-        };
-        let mut values = Vec::new();
-        let mut stack = vec![(0usize, 0usize)];
-        let depth = 1 + rng.next_u64() as usize % 4;
-        while let Some((n, d)) = stack.pop() {
+        fn grow(
+            t: &mut PathTree,
+            rng: &mut cutoff::rng::SplitMix64,
+            values: &mut Vec<Value>,
+            d: usize,
+            depth: usize,
+            mv: u16,
+        ) {
+            let n = t.push(mv) as usize;
             if d == depth || (d > 0 && rng.next_u64().is_multiple_of(5)) {
-                t.line[n] = Some(values.len());
+                t.set_line(n, values.len());
                 values.push((rng.next_u64() % 11) as Value - 5);
-                continue;
+            } else {
+                for k in 0..1 + rng.next_u64() % 4 {
+                    grow(t, rng, values, d + 1, depth, k as u16);
+                }
             }
-            for k in 0..1 + rng.next_u64() % 4 {
-                t.children.push(Vec::new());
-                t.line.push(None);
-                let c = t.children.len() - 1;
-                t.children[n].push((k.to_string(), c));
-                stack.push((c, d + 1));
-            }
+            t.close(n);
         }
+        let mut rng = cutoff::rng::SplitMix64::new(seed);
+        let mut t = PathTree::default();
+        let mut values = Vec::new();
+        let depth = 1 + rng.next_u64() as usize % 4;
+        grow(&mut t, &mut rng, &mut values, 0, depth, 0);
         (t, values)
     }
 
     fn negamax(t: &PathTree, n: usize, values: &[Value]) -> Value {
-        match t.line[n] {
+        match t.line(n) {
             Some(id) => values[id],
-            None => t.children[n]
-                .iter()
-                .map(|&(_, c)| -negamax(t, c, values))
-                .max()
-                .unwrap(),
+            None => t.children(n).map(|c| -negamax(t, c, values)).max().unwrap(),
         }
     }
 
@@ -721,7 +1684,7 @@ mod tests {
                 .collect();
             let iv = t.back_up(&known);
             assert!(iv[0][0] <= truth && truth <= iv[0][1], "seed {seed}");
-            let need = t.plan(&iv);
+            let need = t.plan(&iv, values.len());
             for (id, w) in need.iter().enumerate() {
                 if let Some(w) = w {
                     assert!(w[0] < w[1], "seed {seed}: empty window");
@@ -740,5 +1703,25 @@ mod tests {
             digest(b"abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
+    }
+
+    #[test]
+    fn paths_keep_their_moves_and_refuse_long_ones() {
+        let mut p = Paths::default();
+        p.push(&["4", "10"]).unwrap();
+        p.push::<&str>(&[]).unwrap();
+        p.push(&["é", "x"]).unwrap();
+        let all: Vec<Vec<String>> = p.iter().map(|x| x.to_vec()).collect();
+        assert_eq!(all, [vec!["4", "10"], vec![], vec!["é", "x"]]);
+        let json = serde_json::to_string(&p).unwrap();
+        assert_eq!(json, r#"[["4","10"],[],["é","x"]]"#);
+        assert_eq!(serde_json::from_str::<Paths>(&json).unwrap(), p);
+        let long = format!("[[{}]]", vec!["\"1\""; MAX_DEPTH + 1].join(","));
+        let e = serde_json::from_str::<Paths>(&long)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("more than 64 moves"), "{e}");
+        let m: Moves = serde_json::from_str(r#"["a\"b", "c"]"#).unwrap();
+        assert_eq!(m.path().to_vec(), ["a\"b", "c"]);
     }
 }

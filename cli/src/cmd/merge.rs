@@ -4,8 +4,8 @@
 
 use super::CliResult;
 use crate::output::Report;
-use crate::position::{AnyGame, Describe, GameVisitor};
-use crate::shard::{self, PathTree, Solved, Split};
+use crate::position::{Describe, GameVisitor};
+use crate::shard::{self, Path, Results, Solved, Split};
 use cutoff::{MoveBuffer, Notation, Value};
 use serde::Serialize;
 
@@ -32,35 +32,52 @@ struct Merged {
     frontier: usize,
 }
 
+/// What a pass's results make of the split position.
+pub enum Merge {
+    /// Its value is settled: the report `cutoff merge` prints.
+    Settled(Box<Report>),
+    /// Its value still lies in `[lo, hi]`: `cutoff plan` writes the pass that settles it.
+    Open([Value; 2]),
+}
+
+/// Backs the lines' results up to the split position (`cutoff merge` without its output):
+/// its value and line of play if they are settled, with the total work of every pass.
+pub fn merged(split: &Split, results: &Results) -> Result<Merge, String> {
+    let lines = shard::intervals(split, &results.solved)?;
+    let iv = split.tree.back_up(&lines);
+    let [lo, hi] = iv[0];
+    if lo != hi {
+        return Ok(Merge::Open([lo, hi]));
+    }
+    let mut report = split.game.visit(Back {
+        split,
+        solved: &results.solved,
+        iv: &iv,
+    })?;
+    if let Some(v) = report.value.as_mut() {
+        *v *= split.game.scale();
+    }
+    // Both at most MAX_TOTAL_SECONDS (checked on reading): the sum is finite.
+    report.time_ms = (results.seconds + split.header.prior_seconds) * 1e3;
+    Ok(Merge::Settled(Box::new(report)))
+}
+
 /// Runs `cutoff merge`.
 pub fn run(args: &Args) -> CliResult {
     let split = Split::read(&args.file)?;
     let dir = shard::results_dir(&args.file, args.dir.as_ref());
-    let (solved, seconds) = shard::load(&split, &dir)?;
-    let lines = shard::intervals(&split, &solved)?;
-    let tree = PathTree::new(&split)?;
-    let iv = tree.back_up(&lines);
-    let [lo, hi] = iv[0];
-    if lo != hi {
-        return Err(format!(
-            "the split position is not settled by this pass: its value lies in [{lo}, {hi}]; \
-             `cutoff plan {} {} --out NEXT` writes the pass that settles it",
-            crate::cmd::shown_path(&args.file),
-            crate::cmd::shown_path(&dir.to_string_lossy())
-        ));
-    }
-    let game = AnyGame::parse(&split.header.game.args()?)?;
-    let scale = game.scale();
-    let mut report = game.visit(Back {
-        split: &split,
-        solved: &solved,
-        tree: &tree,
-        iv: &iv,
-    })?;
-    if let Some(v) = report.value.as_mut() {
-        *v *= scale;
-    }
-    report.time_ms = (seconds + split.header.prior_seconds) * 1e3;
+    let results = shard::load(&split, &dir)?;
+    let report = match merged(&split, &results)? {
+        Merge::Settled(report) => *report,
+        Merge::Open([lo, hi]) => {
+            return Err(format!(
+                "the split position is not settled by this pass: its value lies in [{lo}, {hi}]; \
+                 `cutoff plan {} {} --out NEXT` writes the pass that settles it",
+                crate::cmd::shown_path(&args.file),
+                crate::cmd::shown_path(&dir.to_string_lossy())
+            ))
+        }
+    };
     if args.json {
         let m = Merged {
             report,
@@ -84,7 +101,6 @@ pub fn run(args: &Args) -> CliResult {
 struct Back<'a> {
     split: &'a Split,
     solved: &'a [Option<Solved>],
-    tree: &'a PathTree,
     iv: &'a [[Value; 2]],
 }
 
@@ -98,56 +114,55 @@ impl GameVisitor for Back<'_> {
 /// The report of the settled split position: its value, the line down the tree of paths
 /// through children that prove it (each one's negated lower bound reaches its parent's
 /// value, so each is settled too), then the frontier line's own line where it was solved
-/// exactly, and the nodes of every pass.
+/// exactly, and the nodes of every pass (sums checked: the counts come from files).
 fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, String> {
-    let (tree, iv) = (b.tree, b.iv);
+    let (tree, iv) = (&b.split.tree, b.iv);
     let root_value = iv[0][0];
-    let mut pos = game.initial();
+    let root = game.initial();
+    let mut pos = root;
     let mut node = 0;
-    let mut pv: Vec<String> = Vec::new();
-    while tree.line[node].is_none() {
+    let mut line = Vec::new();
+    while tree.line(node).is_none() {
         let v = iv[node][0];
-        let Some((mv, c)) = tree.children[node].iter().find(|&&(_, c)| -iv[c][1] == v) else {
+        let Some(c) = tree.children(node).find(|&c| -iv[c][1] == v) else {
             break;
         };
-        let m = game
-            .parse_move(&pos, mv)
-            .map_err(|e| format!("a path's move '{}': {e}", cutoff::game::quote(mv)))?;
+        let mut moves = G::Moves::default();
+        game.moves(&pos, &mut moves);
+        // The tree was built from these moves (see `shard::PathTree`).
+        let Some(&m) = moves.as_slice().get(tree.move_index(c)) else {
+            break;
+        };
+        line.push(m);
         pos = game.play(&pos, m);
-        pv.push(mv.clone());
-        node = *c;
+        node = c;
     }
-    if let Some(id) = tree.line[node] {
+    if let Some(id) = tree.line(node) {
         if let Some(r) = b.solved[id].as_ref().filter(|r| r.bound == "exact") {
-            pv.extend(frontier_line(
+            line.extend(frontier_line(
                 game,
                 &pos,
-                &b.split.lines[id].paths[0],
-                &r.pv,
+                b.split.lines[id].paths.first(),
+                r.pv.path(),
             )?);
         }
     }
+    let overflow = || "the results' node counts overflow".to_string();
     let mut s = cutoff::Stats {
         nodes: b.split.header.prior_nodes,
         ..cutoff::Stats::default()
     };
+    let depth = u32::try_from(b.split.header.depth).unwrap_or(u32::MAX);
     for l in b.solved.iter().flatten() {
-        s.nodes += l.nodes;
-        s.forced += l.forced;
-        s.leaves += l.leaves;
-        s.cutoffs += l.cutoffs;
-        s.first_move_cutoffs += l.first_move_cutoffs;
-        s.max_ply = s.max_ply.max(l.max_ply + b.split.header.depth as u32);
-    }
-    let root = game.initial();
-    let mut line = Vec::new();
-    let mut p = root;
-    for text in &pv {
-        let Ok(m) = game.parse_move(&p, text) else {
-            break;
-        };
-        line.push(m);
-        p = game.play(&p, m);
+        s.nodes = s.nodes.checked_add(l.nodes).ok_or_else(overflow)?;
+        s.forced = s.forced.checked_add(l.forced).ok_or_else(overflow)?;
+        s.leaves = s.leaves.checked_add(l.leaves).ok_or_else(overflow)?;
+        s.cutoffs = s.cutoffs.checked_add(l.cutoffs).ok_or_else(overflow)?;
+        s.first_move_cutoffs = s
+            .first_move_cutoffs
+            .checked_add(l.first_move_cutoffs)
+            .ok_or_else(overflow)?;
+        s.max_ply = s.max_ply.max(l.max_ply.saturating_add(depth));
     }
     let result = cutoff::SearchResult {
         value: root_value,
@@ -168,30 +183,33 @@ fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, String> {
 fn frontier_line<G: Notation>(
     game: &G,
     pos: &G::Pos,
-    rep: &[String],
-    pv: &[String],
-) -> Result<Vec<String>, String> {
-    let mut there = super::solve_shard::play_path(game, rep)?;
+    rep: Path<'_>,
+    pv: Path<'_>,
+) -> Result<Vec<G::Move>, String> {
+    let mut there = shard::play_path(game, rep)?;
     let mut here = *pos;
-    if game.key(&there) == game.key(&here) {
-        return Ok(pv.to_vec());
-    }
+    let same = game.key(&there) == game.key(&here);
     let mut out = Vec::new();
-    for text in pv {
+    for text in pv.iter() {
         let Ok(m) = game.parse_move(&there, text) else {
             break;
         };
-        let code = game.mirror_code(game.move_code(m));
-        let mut moves = G::Moves::default();
-        game.moves(&here, &mut moves);
-        let Some(&mine) = moves
-            .as_slice()
-            .iter()
-            .find(|&&x| game.move_code(x) == code)
-        else {
+        let mine = if same {
+            Some(m)
+        } else {
+            let code = game.mirror_code(game.move_code(m));
+            let mut moves = G::Moves::default();
+            game.moves(&here, &mut moves);
+            moves
+                .as_slice()
+                .iter()
+                .find(|&&x| game.move_code(x) == code)
+                .copied()
+        };
+        let Some(mine) = mine else {
             break;
         };
-        out.push(game.format_move(&here, mine));
+        out.push(mine);
         there = game.play(&there, m);
         here = game.play(&here, mine);
     }
@@ -201,27 +219,38 @@ fn frontier_line<G: Notation>(
 #[cfg(test)]
 mod tests {
     use super::frontier_line;
+    use crate::shard::Moves;
     use cutoff::games::connect4::Connect4;
     use cutoff::{Game, Notation};
 
     #[test]
     fn a_line_solved_on_the_mirror_image_is_mirrored() {
         let game = Connect4::from_moves("").unwrap();
+        let texts = |pos, moves: Vec<_>| -> Vec<String> {
+            let mut p = pos;
+            moves
+                .into_iter()
+                .map(|m| {
+                    let t = game.format_move(&p, m);
+                    p = game.play(&p, m);
+                    t
+                })
+                .collect()
+        };
         let here = game.play(
             &game.initial(),
             game.parse_move(&game.initial(), "5").unwrap(),
         );
-        let rep = vec!["3".to_string()];
-        let pv: Vec<String> = ["3", "2", "1"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(
-            frontier_line(&game, &here, &rep, &pv).unwrap(),
-            ["5", "6", "7"]
-        );
+        let rep = Moves::of(&["3"]).unwrap();
+        let pv = Moves::of(&["3", "2", "1"]).unwrap();
+        let line = frontier_line(&game, &here, rep.path(), pv.path()).unwrap();
+        assert_eq!(texts(here, line), ["5", "6", "7"]);
         // The same position: the line as it is.
         let same = game.play(
             &game.initial(),
             game.parse_move(&game.initial(), "3").unwrap(),
         );
-        assert_eq!(frontier_line(&game, &same, &rep, &pv).unwrap(), pv);
+        let line = frontier_line(&game, &same, rep.path(), pv.path()).unwrap();
+        assert_eq!(texts(same, line), ["3", "2", "1"]);
     }
 }

@@ -5,7 +5,8 @@
 //! unsolved, with what is known of them, so that merge can back everything up.
 
 use super::CliResult;
-use crate::shard::{self, Header, Line, PathTree, Split};
+use crate::shard::{self, Header, Line, Results, Split};
+use cutoff::Value;
 
 /// Arguments of `cutoff plan`.
 #[derive(clap::Args)]
@@ -22,37 +23,71 @@ pub struct Args {
     pub shards: Option<usize>,
 }
 
-/// Runs `cutoff plan`.
-pub fn run(args: &Args) -> CliResult {
-    let split = Split::read(&args.file)?;
-    let shards = args.shards.unwrap_or(split.header.shards);
-    if shards == 0 || shards > 1_000_000 {
+/// The next pass of a split, as `cutoff plan` writes it.
+pub struct NextPass {
+    /// Its header.
+    pub header: Header,
+    /// Its lines: every line of the split, with what is known of it, and a shard and window
+    /// where this pass must solve it.
+    pub lines: Vec<Line>,
+    /// How many lines it solves.
+    pub chosen: usize,
+    /// The split position's interval so far.
+    pub root: [Value; 2],
+}
+
+/// The next pass after `split`'s pass solved as `results` say, in `shards` shards (`cutoff
+/// plan` without its output). Counts and times are added with checks: they come from files.
+pub fn next_pass(split: &Split, results: &Results, shards: usize) -> Result<NextPass, String> {
+    if shards == 0 || shards > shard::MAX_SHARDS {
         return Err(format!(
-            "--shards must be between 1 and 1000000, got {shards}"
+            "--shards must be between 1 and {}, got {shards}",
+            shard::MAX_SHARDS
         ));
     }
-    let dir = shard::results_dir(&args.file, args.dir.as_ref());
-    let (solved, seconds) = shard::load(&split, &dir)?;
-    let known = shard::intervals(&split, &solved)?;
-    let tree = PathTree::new(&split)?;
+    let known = shard::intervals(split, &results.solved)?;
+    let tree = &split.tree;
     let iv = tree.back_up(&known);
-    let need = tree.plan(&iv);
+    let need = tree.plan(&iv, split.lines.len());
     let chosen: Vec<usize> = (0..split.lines.len())
         .filter(|&i| need[i].is_some())
         .collect();
+    let root = iv[0];
+    if root[0] != root[1] && chosen.is_empty() {
+        // Consistent intervals always leave a line to solve (see `PathTree::plan`).
+        return Err(format!(
+            "the results leave the split position in [{}, {}] but no line to solve",
+            root[0], root[1]
+        ));
+    }
     let costs: Vec<u64> = chosen.iter().map(|&i| split.lines[i].cost).collect();
     let assigned = shard::balance(&costs, shards);
     let mut shard_of = vec![None; split.lines.len()];
     for (k, &i) in chosen.iter().enumerate() {
         shard_of[i] = Some(assigned[k]);
     }
-    let nodes: u64 = solved.iter().flatten().map(|r| r.nodes).sum();
+    let h = &split.header;
+    let pass = h
+        .pass
+        .checked_add(1)
+        .ok_or("too many passes: the pass number overflows")?;
+    let prior_nodes = h
+        .prior_nodes
+        .checked_add(results.nodes)
+        .ok_or("the passes' node counts overflow")?;
+    let prior_seconds = h.prior_seconds + results.seconds;
+    if prior_seconds.is_nan() || prior_seconds > shard::MAX_TOTAL_SECONDS {
+        return Err(format!(
+            "the passes' times add up to {prior_seconds} s, past {} s",
+            shard::MAX_TOTAL_SECONDS
+        ));
+    }
     let header = Header {
         shards,
-        pass: split.header.pass + 1,
-        prior_nodes: split.header.prior_nodes + nodes,
-        prior_seconds: split.header.prior_seconds + seconds,
-        ..split.header.clone()
+        pass,
+        prior_nodes,
+        prior_seconds,
+        ..h.clone()
     };
     let lines: Vec<Line> = split
         .lines
@@ -65,8 +100,29 @@ pub fn run(args: &Args) -> CliResult {
             ..l.clone()
         })
         .collect();
-    shard::write_split(&args.out, &header, &lines)?;
-    let [lo, hi] = iv[0];
+    Ok(NextPass {
+        header,
+        lines,
+        chosen: chosen.len(),
+        root,
+    })
+}
+
+/// Runs `cutoff plan`.
+pub fn run(args: &Args) -> CliResult {
+    let split = Split::read(&args.file)?;
+    let shards = args.shards.unwrap_or(split.header.shards);
+    if shards == 0 || shards > shard::MAX_SHARDS {
+        return Err(format!(
+            "--shards must be between 1 and {}, got {shards}",
+            shard::MAX_SHARDS
+        ));
+    }
+    let dir = shard::results_dir(&args.file, args.dir.as_ref());
+    let results = shard::load(&split, &dir)?;
+    let next = next_pass(&split, &results, shards)?;
+    shard::write_split(&args.out, &next.header, &next.lines)?;
+    let [lo, hi] = next.root;
     let settled = if lo == hi {
         format!("already settled at {lo}: merge needs no more work")
     } else {
@@ -75,8 +131,8 @@ pub fn run(args: &Args) -> CliResult {
     println!(
         "{}: pass {} solves {} of {} lines in {shards} shards; {settled}",
         crate::cmd::shown_path(&args.out),
-        header.pass,
-        chosen.len(),
+        next.header.pass,
+        next.chosen,
         split.lines.len()
     );
     Ok(())

@@ -3,11 +3,10 @@
 //! reruns and resumed batches are safe.
 
 use super::CliResult;
-use crate::position::{AnyGame, Describe, GameVisitor};
-use crate::shard::{self, ShardResult, Solved, Split, RESULT_VERSION};
+use crate::position::{Describe, GameVisitor};
+use crate::shard::{self, Moves, ShardResult, Solved, Split, RESULT_VERSION};
 use cutoff::solver::{Solver, Verdict};
 use cutoff::tt::TranspositionTable;
-use cutoff::Notation;
 use std::time::Instant;
 
 /// Arguments of `cutoff solve-shard`.
@@ -61,8 +60,7 @@ pub fn run(args: &Args) -> CliResult {
         eprintln!("shard {index} of {n}: already solved, skipped");
         return Ok(());
     }
-    let game = AnyGame::parse(&split.header.game.args()?)?;
-    let result = game.visit(SolveShard {
+    let result = split.game.visit(SolveShard {
         split: &split,
         index,
         args,
@@ -93,22 +91,6 @@ impl GameVisitor for SolveShard<'_> {
     }
 }
 
-/// The position at the end of `path` from the game's start, every move checked.
-pub fn play_path<G: Notation>(game: &G, path: &[String]) -> Result<G::Pos, String> {
-    let mut pos = game.initial();
-    for (i, text) in path.iter().enumerate() {
-        let mv = game.parse_move(&pos, text).map_err(|e| {
-            format!(
-                "move {} of a path, '{}': {e}",
-                i + 1,
-                cutoff::game::quote(text)
-            )
-        })?;
-        pos = game.play(&pos, mv);
-    }
-    Ok(pos)
-}
-
 fn solve<G: Describe>(
     game: &G,
     split: &Split,
@@ -124,7 +106,8 @@ fn solve<G: Describe>(
     let mut nodes = 0;
     for line in split.lines.iter().filter(|l| l.shard == Some(index)) {
         let window = args.window.or(line.window);
-        let pos = play_path(game, &line.paths[0]).map_err(|e| format!("line {}: {e}", line.id))?;
+        let pos = shard::play_path(game, line.paths.first())
+            .map_err(|e| format!("line {}: {e}", line.id))?;
         let out = Solver::new(game)
             .position(pos)
             .thread_policy(threads)
@@ -153,14 +136,11 @@ fn solve<G: Describe>(
         let mut p = pos;
         // A bound has no line of its own.
         let line_moves = if bound == "exact" { &out.pv[..] } else { &[] };
-        let pv = line_moves
-            .iter()
-            .map(|&mv| {
-                let t = game.format_move(&p, mv);
-                p = game.play(&p, mv);
-                t
-            })
-            .collect();
+        let mut pv = Moves::default();
+        for &mv in line_moves {
+            pv.push(&game.format_move(&p, mv))?;
+            p = game.play(&p, mv);
+        }
         let s = out.stats;
         nodes += s.nodes;
         if !args.quiet {
@@ -190,6 +170,7 @@ fn solve<G: Describe>(
         digest: split.digest.clone(),
         shard: index,
         shards: split.header.shards,
+        window: args.window,
         lines,
         nodes,
         seconds: start.elapsed().as_secs_f64(),

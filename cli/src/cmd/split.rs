@@ -3,8 +3,8 @@
 //! the split's depth here, so random trees, whose own depth it gives, cannot be split.
 
 use super::CliResult;
-use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
-use crate::shard::{self, GameSpec, Header, Line, MAX_PATHS, SPLIT_VERSION};
+use crate::position::{Describe, GameArgs, GameVisitor};
+use crate::shard::{self, GameSpec, Header, Line, Paths, MAX_DEPTH, MAX_PATHS, SPLIT_VERSION};
 use cutoff::search::Searcher;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, MoveBuffer};
@@ -47,7 +47,7 @@ pub fn parse_window(s: &str) -> Result<[cutoff::Value; 2], String> {
     let (a, b) = s.split_once(',').ok_or_else(bad)?;
     let a: cutoff::Value = a.trim().parse().map_err(|_| bad())?;
     let b: cutoff::Value = b.trim().parse().map_err(|_| bad())?;
-    if a >= b || a.abs() > 1_000_000 || b.abs() > 1_000_000 {
+    if a >= b || a.abs() > shard::MAX_WINDOW || b.abs() > shard::MAX_WINDOW {
         return Err(bad());
     }
     Ok([a, b])
@@ -55,15 +55,17 @@ pub fn parse_window(s: &str) -> Result<[cutoff::Value; 2], String> {
 
 /// Runs `cutoff split`.
 pub fn run(args: &Args) -> CliResult {
-    if args.shards == 0 || args.shards > 1_000_000 {
+    if args.shards == 0 || args.shards > shard::MAX_SHARDS {
         return Err(format!(
-            "--shards must be between 1 and 1000000, got {}",
+            "--shards must be between 1 and {}, got {}",
+            shard::MAX_SHARDS,
             args.shards
         ));
     }
-    if args.estimate_depth > 64 {
+    if args.estimate_depth > shard::MAX_ESTIMATE_DEPTH {
         return Err(format!(
-            "--estimate-depth must be at most 64, got {}",
+            "--estimate-depth must be at most {}, got {}",
+            shard::MAX_ESTIMATE_DEPTH,
             args.estimate_depth
         ));
     }
@@ -83,22 +85,25 @@ pub fn run(args: &Args) -> CliResult {
         .game
         .depth
         .ok_or("split needs --depth K, the plies from the position to the frontier")?;
-    if depth > 64 {
-        return Err(format!("--depth must be at most 64, got {depth}"));
+    if depth > MAX_DEPTH {
+        return Err(format!("--depth must be at most {MAX_DEPTH}, got {depth}"));
     }
-    let game = AnyGame::parse(&args.game)?;
-    game.visit(SplitGame { args, depth })
+    // A position file (a tree, a control matrix) is read once, and its digest recorded so
+    // that no later pass runs on another file of that name.
+    let (game, sha) = shard::open_game(&args.game)?;
+    game.visit(SplitGame { args, depth, sha })
 }
 
 struct SplitGame<'a> {
     args: &'a Args,
     depth: usize,
+    sha: Option<String>,
 }
 
 impl GameVisitor for SplitGame<'_> {
     type Output = CliResult;
     fn visit<G: Describe>(self, game: &G) -> CliResult {
-        split(game, self.args, self.depth)
+        split(game, self.args, self.depth, self.sha)
     }
 }
 
@@ -109,7 +114,7 @@ struct Frontier<P> {
     paths: usize,
 }
 
-fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
+fn split<G: Describe>(game: &G, args: &Args, depth: usize, sha: Option<String>) -> CliResult {
     let root = game.initial();
     let mut f = Frontier {
         lines: Vec::new(),
@@ -124,6 +129,7 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
         cutoff_split: SPLIT_VERSION,
         game: GameSpec {
             depth: None,
+            position_sha256: sha,
             ..GameSpec::of(&args.game)
         },
         depth,
@@ -149,7 +155,13 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
             shard: Some(shards[id]),
             cost: costs[id],
             position,
-            paths: paths.clone(),
+            paths: {
+                let mut p = Paths::default();
+                for path in paths {
+                    p.push(path)?;
+                }
+                p
+            },
             // The window is the split position's: a line an odd number of plies below it
             // sees it from the other side.
             window: args.window.map(|[a, b]| {
@@ -167,7 +179,7 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize) -> CliResult {
     let mut load = vec![0u64; args.shards];
     let mut count = vec![0usize; args.shards];
     for (i, &s) in shards.iter().enumerate() {
-        load[s] += costs[i];
+        load[s] = load[s].saturating_add(costs[i]);
         count[s] += 1;
     }
     let (lo, hi) = (

@@ -387,6 +387,12 @@ pub enum StateError {
     /// An information set that the game does not have, or with another number of actions
     /// (see [`MccfrState::matches`]).
     Actions(String),
+    /// More iterations than a solver runs
+    /// ([`MAX_ITERATIONS`](super::state::MAX_ITERATIONS)).
+    Iterations(u64),
+    /// Regrets, average-strategy sums or baselines (named) beyond what the state's iterations
+    /// can make (see [`MccfrState::check`]), at an information set (named) or a baseline slot.
+    Beyond(String),
 }
 
 impl fmt::Display for StateError {
@@ -403,6 +409,12 @@ impl fmt::Display for StateError {
                 "the state's information set {} is not this game's",
                 crate::game::quote(k)
             ),
+            StateError::Iterations(n) => write!(
+                f,
+                "the state's {n} iterations are more than the {} a solver runs",
+                super::state::MAX_ITERATIONS
+            ),
+            StateError::Beyond(why) => write!(f, "the state's {why}"),
         }
     }
 }
@@ -610,7 +622,8 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
     }
 
     /// Runs `iterations` more iterations, in batches aligned on multiples of the batch size
-    /// (so `run(a); run(b)` equals `run(a + b)` when `a` is a multiple of it).
+    /// (so `run(a); run(b)` equals `run(a + b)` when `a` is a multiple of it), stopping at
+    /// [`MAX_ITERATIONS`](super::state::MAX_ITERATIONS).
     pub fn run(&mut self, iterations: u64) {
         // The whole run inside the pool: each phase's fork then starts from a worker, whose
         // siblings are still awake from the last phase, not from outside through the pool's
@@ -626,7 +639,12 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
 
     fn run_batches(&mut self, iterations: u64, parallel: bool) {
         // Saturating: a count near `u64::MAX` ends there rather than wrapping round.
-        let end = self.iterations.saturating_add(iterations);
+        // And never past the cap that the bounds on a saved state assume (see
+        // [`MccfrState::check`]).
+        let end = self
+            .iterations
+            .saturating_add(iterations)
+            .min(super::state::MAX_ITERATIONS);
         let batch = self.batch as u64;
         while self.iterations < end {
             let next = (self.iterations / batch + 1).saturating_mul(batch);
@@ -807,6 +825,9 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
         if state.baseline.is_some_and(|d| !(d > 0.0 && d <= 1.0)) {
             return Err(StateError::Baseline);
         }
+        if state.iterations > super::state::MAX_ITERATIONS {
+            return Err(StateError::Iterations(state.iterations));
+        }
         let mut m = Mccfr::new(game, state.seed, threads)
             .with_batch(state.batch)
             .with_weighting(state.weighting)
@@ -840,7 +861,96 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
     }
 }
 
+/// How much larger than the payoffs a saved baseline may be (see [`MccfrState::check`]).
+pub const BASELINE_FACTOR: f64 = (1u64 << 32) as f64;
+
 impl MccfrState {
+    /// Checks the state against `tree`, the game's whole tree, before
+    /// [`Mccfr::from_state`]: its information sets ([`MccfrState::matches`]), its arrays'
+    /// lengths, and its numbers within what its iterations can make, as
+    /// [`SolverState::check`](super::state::SolverState::check) does for the full-width
+    /// solvers (see [`super::state`] for why). With `T` iterations, `W` the sum of their
+    /// weights (`T`, or `T (T + 1) / 2` when linear), `M` the largest absolute payoff and `H`
+    /// the histories of an information set in the tree (a traversal visits each at most once):
+    ///
+    /// - a set's average sums grow by at most the iteration's weight at each visit, so they
+    ///   total at most `H W`;
+    /// - the values a traversal returns are payoffs or averages of them, within `M`, except
+    ///   that a sampled node corrected by baselines of at most `B` returns within `2B` more,
+    ///   so within `V = M + 2 D B` on a path with `D` nodes; a regret grows by at most the
+    ///   weight times `2V` at each visit, so it stays within `2 V H W`;
+    /// - the baselines, running averages of such values, are proved no bound; they stay near
+    ///   the payoffs (at most 1.06 `M` measured on Kuhn and Leduc, up to 131,072 iterations),
+    ///   and `B` is [`BASELINE_FACTOR`] (2^32) times `M`, far beyond any run.
+    ///
+    /// Each with the factor [`SLACK`](super::state::SLACK) for rounding. At the cap the
+    /// bounds stay below 2^310 for any game of fewer than 2^32 nodes and payoffs below
+    /// 2^100, so a state within them runs on without overflow.
+    pub fn check(&self, tree: &Tree) -> Result<(), StateError> {
+        use super::state::SLACK;
+        self.matches(tree)?;
+        if self.iterations > super::state::MAX_ITERATIONS {
+            return Err(StateError::Iterations(self.iterations));
+        }
+        let slots = self
+            .infosets
+            .iter()
+            .try_fold(0usize, |n, s| n.checked_add(s.actions as usize));
+        if slots != Some(self.regrets.len()) || slots != Some(self.averages.len()) {
+            return Err(StateError::Slots);
+        }
+        let t = self.iterations as f64;
+        let weights = match self.weighting {
+            Weighting::Uniform => t,
+            Weighting::Linear => t * (t + 1.0) / 2.0,
+        };
+        let m = tree.max_abs_payoff();
+        let b = BASELINE_FACTOR * m;
+        let depth = tree.levels().count() as f64;
+        let value = if self.baseline.is_some() {
+            m + 2.0 * depth * b
+        } else {
+            m
+        };
+        let baseline = |&(_, x): &(u32, f64)| !x.is_finite() || x.abs() > b;
+        if let Some(&(slot, _)) = self.baselines.iter().find(|x| baseline(x)) {
+            return Err(StateError::Beyond(format!(
+                "baseline in slot {slot} is more than {} times the largest payoff",
+                BASELINE_FACTOR
+            )));
+        }
+        let beyond = |what: &str, key: &str| {
+            StateError::Beyond(format!(
+                "{what} at {} are more than {} iterations can make",
+                crate::game::quote(key),
+                self.iterations
+            ))
+        };
+        let mut first = 0;
+        for set in &self.infosets {
+            let i = tree
+                .find_infoset(&set.key)
+                .ok_or_else(|| StateError::Actions(set.key.clone()))?;
+            let h = tree.infoset_nodes(i).len() as f64;
+            let r = first..first + set.actions as usize;
+            first = r.end;
+            if self.regrets[r.clone()]
+                .iter()
+                .any(|x| !x.is_finite() || x.abs() > SLACK * 2.0 * value * h * weights)
+            {
+                return Err(beyond("regrets", &set.key));
+            }
+            let avg = &self.averages[r];
+            if avg.iter().any(|&x| !(x.is_finite() && x >= 0.0)) {
+                return Err(StateError::Values);
+            }
+            if avg.iter().sum::<f64>() > SLACK * h * weights {
+                return Err(beyond("average-strategy sums", &set.key));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks the state's information sets against `tree`, the game's whole tree: every key
     /// must be one of the tree's, with the same number of actions. [`Mccfr::from_state`]
     /// cannot check that without the tree; a state that fails it would stop the walk at the
@@ -1160,5 +1270,62 @@ mod tests {
         assert_eq!(a, 1);
         assert!(rest < 1.0);
         assert_eq!(sample_nested(&[0.0, 1.0, 0.0], 0.999).0, 1);
+    }
+
+    #[test]
+    fn every_saved_state_passes_its_check() {
+        use crate::games::{kuhn::Kuhn, leduc::Leduc};
+        let trees = [Tree::build(&Kuhn).unwrap(), Tree::build(&Leduc).unwrap()];
+        for (weighting, baseline) in [
+            (Weighting::Linear, DEFAULT_BASELINE),
+            (Weighting::Uniform, None),
+        ] {
+            let mut kuhn = Mccfr::new(Kuhn, 3, 1)
+                .with_weighting(weighting)
+                .with_baseline(baseline);
+            let mut leduc = Mccfr::new(Leduc, 3, 1)
+                .with_weighting(weighting)
+                .with_baseline(baseline);
+            assert_eq!(kuhn.state().check(&trees[0]), Ok(()));
+            for n in [1, 15, 300] {
+                kuhn.run(n);
+                leduc.run(n);
+                assert_eq!(kuhn.state().check(&trees[0]), Ok(()), "{weighting:?} {n}");
+                assert_eq!(leduc.state().check(&trees[1]), Ok(()), "{weighting:?} {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn numbers_beyond_a_run_are_refused_and_a_run_stops_at_the_cap() {
+        use crate::games::kuhn::Kuhn;
+        let tree = Tree::build(&Kuhn).unwrap();
+        let mut m = Mccfr::new(Kuhn, 1, 1);
+        m.run(32);
+        let good = m.state();
+        let refused = |edit: &dyn Fn(&mut MccfrState), what: &str| {
+            let mut bad = good.clone();
+            edit(&mut bad);
+            let e = bad.check(&tree).unwrap_err().to_string();
+            assert!(e.contains(what), "{what}: {e}");
+        };
+        refused(&|s| s.averages.fill(f64::MAX), "sums at J are more than 32");
+        refused(&|s| s.regrets[0] = 1e308, "regrets at J are more than 32");
+        refused(&|s| s.baselines[0].1 = -1e300, "baseline in slot");
+        refused(&|s| s.iterations = u64::MAX, "a solver runs");
+        refused(&|s| s.averages.push(1.0), "arrays do not match");
+        let mut far = good.clone();
+        far.iterations = crate::cfr::state::MAX_ITERATIONS - 20;
+        assert_eq!(far.check(&tree), Ok(()));
+        let mut m = Mccfr::from_state(Kuhn, far, 1).unwrap();
+        m.run(100);
+        assert_eq!(m.iterations(), crate::cfr::state::MAX_ITERATIONS);
+        assert_eq!(m.state().check(&tree), Ok(()));
+        let mut past = good;
+        past.iterations = crate::cfr::state::MAX_ITERATIONS + 1;
+        assert!(matches!(
+            Mccfr::from_state(Kuhn, past, 1),
+            Err(StateError::Iterations(_))
+        ));
     }
 }

@@ -254,15 +254,22 @@ impl<'t> Solver<'t> {
         self.iteration
     }
 
-    /// Runs `n` iterations (each updates every player once, in order 0, 1, ...).
+    /// Runs `n` iterations (each updates every player once, in order 0, 1, ...), or fewer
+    /// if they would take it past [`MAX_ITERATIONS`](super::state::MAX_ITERATIONS).
     pub fn run(&mut self, n: u64) {
-        for _ in 0..n {
+        let room = super::state::MAX_ITERATIONS.saturating_sub(self.iteration);
+        for _ in 0..n.min(room) {
             self.iterate();
         }
     }
 
-    /// One iteration: for each player in turn, a walk and an update.
+    /// One iteration: for each player in turn, a walk and an update. Nothing at
+    /// [`MAX_ITERATIONS`](super::state::MAX_ITERATIONS): the bounds that make a saved state
+    /// safe to resume hold up to there (see [`super::state`]), and no run gets near it.
     pub fn iterate(&mut self) {
+        if self.iteration >= super::state::MAX_ITERATIONS {
+            return;
+        }
         self.iteration += 1;
         for p in 0..self.tree.players() {
             self.walk(p);

@@ -508,6 +508,12 @@ impl Tree {
         &self.payoffs[t * self.players..(t + 1) * self.players]
     }
 
+    /// The largest absolute payoff of any player at any terminal node (0 for a tree without
+    /// payoffs): the scale of every value, and so of the bounds on a saved state's sums.
+    pub fn max_abs_payoff(&self) -> f64 {
+        self.payoffs.iter().fold(0.0, |m, &x| m.max(x.abs()))
+    }
+
     /// All chance probabilities, node after node. The walks read them at slot
     /// `slots() + offset`, after the strategy.
     pub fn chance_probs(&self) -> &[f64] {

@@ -5,13 +5,14 @@
 
 use super::CliResult;
 use cutoff::cfr::mccfr::{self, Mccfr, MccfrState, MAX_BATCH};
-use cutoff::cfr::state::SolverState;
+use cutoff::cfr::state::{SolverState, MAX_ITERATIONS};
 use cutoff::cfr::{expected_values, exploitability, nash_conv, Extensive, Solver, Tree, Variant};
 use cutoff::games::kuhn::Kuhn;
 use cutoff::games::leduc::Leduc;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// The games `cfr` knows.
@@ -59,7 +60,8 @@ pub struct Args {
     /// points a decade with --svg) and at the end.
     #[arg(long, value_name = "K")]
     pub every: Option<u64>,
-    /// Save the solver's state to FILE at the end, to resume later.
+    /// Save the solver's state to FILE at the end, to resume later (atomically: a failed
+    /// write leaves the previous FILE as it was).
     #[arg(long, value_name = "FILE")]
     pub save: Option<String>,
     /// Resume from a state saved with --save (same game and algorithm).
@@ -208,17 +210,7 @@ enum Saved {
 
 /// Runs `cutoff cfr`.
 pub fn run(args: &Args) -> CliResult {
-    let tree = match args.game.as_str() {
-        "kuhn" => Tree::build(&Kuhn),
-        "leduc" => Tree::build(&Leduc),
-        other => {
-            return Err(format!(
-                "unknown game '{}' (expected one of {GAMES})",
-                cutoff::game::quote(other)
-            ))
-        }
-    }
-    .map_err(|e| e.to_string())?;
+    let tree = tree_of(&args.game)?;
     let algos = args
         .algo
         .iter()
@@ -227,6 +219,11 @@ pub fn run(args: &Args) -> CliResult {
     let budget = match (args.iterations, args.seconds) {
         (Some(_), Some(_)) => return Err("give --iterations N or --seconds S, not both".into()),
         (Some(0), _) => return Err("--iterations must be at least 1".into()),
+        (Some(n), _) if n > MAX_ITERATIONS => {
+            return Err(format!(
+                "--iterations {n} is more than the {MAX_ITERATIONS} a solver runs"
+            ))
+        }
         (Some(n), _) => Budget::Iterations(n),
         // At most a day: a bound that no mistyped figure can turn into a run without end.
         (None, Some(s)) if s > 0.0 && s <= 86_400.0 => Budget::Seconds(s),
@@ -264,46 +261,22 @@ pub fn run(args: &Args) -> CliResult {
     }
     let sampling = Sampling::parse(args)?;
     let threads = super::threads(args.threads)?;
+    // The files written at the end, checked before the run rather than after it.
+    if let Some(path) = &args.save {
+        crate::files::check_writable(Path::new(path))?;
+        ignore_file_size_signal();
+    }
+    if let Some(path) = &args.svg {
+        crate::files::check_writable(Path::new(path))?;
+    }
     let mut resumed = match &args.resume {
         Some(path) => Some(load(path, &tree, &algos[0])?),
         None => None,
     };
-    let done = match &resumed {
-        Some(Saved::Full(s)) => s.iterations,
-        Some(Saved::Sampled(s)) => s.iterations,
-        None => 0,
-    };
-    if let (Some(k), Budget::Iterations(n)) = (args.every, budget) {
-        let points = (n / k).saturating_sub(done / k);
-        if points > MAX_POINTS {
-            return Err(format!(
-                "--every {k} would report {points} times; at most {MAX_POINTS} (the curve is kept in memory)"
-            ));
-        }
-    }
-    if let Budget::Iterations(n) = budget {
-        if done > n {
-            return Err(format!(
-                "--iterations {n} is fewer than the {done} iterations of the saved state"
-            ));
-        }
-    }
+    check_budget(args, budget, saved_iterations(resumed.as_ref()))?;
     let mut runs = Vec::new();
     for &algo in &algos {
-        let (mut solver, name): (Box<dyn Iterative + '_>, &str) = match (algo, resumed.take()) {
-            (Algo::Full(_), Some(Saved::Full(state))) => (
-                Box::new(Solver::from_state(&tree, &state).map_err(|e| e.to_string())?),
-                algo_name(algo),
-            ),
-            (Algo::Full(v), _) => (Box::new(Solver::new(&tree, v.params())), v.name()),
-            (Algo::ExternalSampling, saved) => {
-                let state = match saved {
-                    Some(Saved::Sampled(s)) => Some(s),
-                    _ => None,
-                };
-                (sampled(&args.game, state, threads, sampling)?, "mccfr-es")
-            }
-        };
+        let (mut solver, name) = start(&tree, algo, resumed.take(), threads, sampling)?;
         if args.save.is_some()
             && matches!(budget, Budget::Iterations(n) if !n.is_multiple_of(solver.granule()))
         {
@@ -314,8 +287,7 @@ pub fn run(args: &Args) -> CliResult {
         }
         let run = solve(&tree, solver.as_mut(), name, args, budget, algos.len() > 1)?;
         if let Some(path) = &args.save {
-            std::fs::write(path, solver.save()?)
-                .map_err(|e| format!("cannot write '{}': {e}", super::shown_path(path)))?;
+            crate::files::write_atomic(Path::new(path), solver.save()?.as_bytes())?;
         }
         runs.push(run);
     }
@@ -339,6 +311,121 @@ pub fn run(args: &Args) -> CliResult {
         }
     }
     Ok(())
+}
+
+/// What `cutoff cfr GAME --algo ALGO --resume FILE --iterations N --json --save FILE2` does,
+/// with FILE's contents given as `text` and `N` its saved iterations plus `more` (at most
+/// [`MAX_ITERATIONS`]): the state read and checked, the solver made from it and run, the
+/// report, and the text written to FILE2. Every step is the command's own; the fuzz target
+/// `cfr_resume` runs it on fuzzed states.
+pub fn resume(tree: &Tree, algo: &str, text: &str, more: u64) -> Result<(Run, String), String> {
+    let algo = Algo::parse(algo)?;
+    let saved = load_text(text, "fuzz.state", tree, &algo)?;
+    let done = saved_iterations(Some(&saved));
+    let n = done.saturating_add(more).clamp(1, MAX_ITERATIONS);
+    let args = Args {
+        game: tree.name().to_string(),
+        algo: vec![algo_name(algo).to_string()],
+        iterations: Some(n),
+        seconds: None,
+        threads: None,
+        seed: None,
+        batch: None,
+        variance: None,
+        every: None,
+        save: None,
+        resume: None,
+        json: true,
+        svg: None,
+        quiet: true,
+    };
+    let budget = Budget::Iterations(n);
+    check_budget(&args, budget, done)?;
+    let sampling = Sampling::parse(&args)?;
+    let (mut solver, name) = start(tree, algo, Some(saved), 1, sampling)?;
+    let run = solve(tree, solver.as_mut(), name, &args, budget, false)?;
+    Ok((run, solver.save()?))
+}
+
+/// The tree of the game named `game`.
+fn tree_of(game: &str) -> Result<Tree, String> {
+    match game {
+        "kuhn" => Tree::build(&Kuhn),
+        "leduc" => Tree::build(&Leduc),
+        other => {
+            return Err(format!(
+                "unknown game '{}' (expected one of {GAMES})",
+                cutoff::game::quote(other)
+            ))
+        }
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// The iterations of a saved state (0 for none).
+fn saved_iterations(saved: Option<&Saved>) -> u64 {
+    match saved {
+        Some(Saved::Full(s)) => s.iterations,
+        Some(Saved::Sampled(s)) => s.iterations,
+        None => 0,
+    }
+}
+
+/// Checks `budget` against the `done` iterations of the resumed state: not fewer, and not
+/// more report points than [`MAX_POINTS`].
+fn check_budget(args: &Args, budget: Budget, done: u64) -> Result<(), String> {
+    if let (Some(k), Budget::Iterations(n)) = (args.every, budget) {
+        let points = (n / k).saturating_sub(done / k);
+        if points > MAX_POINTS {
+            return Err(format!(
+                "--every {k} would report {points} times; at most {MAX_POINTS} (the curve is kept in memory)"
+            ));
+        }
+    }
+    if let Budget::Iterations(n) = budget {
+        if done > n {
+            return Err(format!(
+                "--iterations {n} is fewer than the {done} iterations of the saved state"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The solver of `algo` on `tree`, new or from `saved`, and the name it is reported under.
+fn start<'t>(
+    tree: &'t Tree,
+    algo: Algo,
+    saved: Option<Saved>,
+    threads: usize,
+    sampling: Sampling,
+) -> Result<(Box<dyn Iterative + 't>, &'static str), String> {
+    Ok(match (algo, saved) {
+        (Algo::Full(_), Some(Saved::Full(state))) => (
+            Box::new(Solver::from_state(tree, &state).map_err(|e| e.to_string())?),
+            algo_name(algo),
+        ),
+        (Algo::Full(v), _) => (Box::new(Solver::new(tree, v.params())), v.name()),
+        (Algo::ExternalSampling, saved) => {
+            let state = match saved {
+                Some(Saved::Sampled(s)) => Some(s),
+                _ => None,
+            };
+            (sampled(tree.name(), state, threads, sampling)?, "mccfr-es")
+        }
+    })
+}
+
+/// Makes a write past the file-size limit (`ulimit -f`) fail with an error, which the atomic
+/// save reports, removing its temporary file, rather than kill the process with SIGXFSZ in
+/// the middle of the write.
+fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" touches no memory of ours, and no
+    // handler of ours exists for SIGXFSZ that this would race with.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
 }
 
 /// The name `--algo` gives `algo`.
@@ -450,10 +537,18 @@ impl Sampling {
     }
 }
 
-/// Reads the state saved in `path` for `algo` on `tree`.
+/// Reads the state saved in `path` for `algo` on `tree` (at most
+/// [`INPUT_LIMIT`](super::INPUT_LIMIT) bytes: any file the user names, a FIFO included).
 fn load(path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, String> {
-    let shown = super::shown_path(path);
     let text = super::read_file(path)?;
+    load_text(&text, path, tree, algo)
+}
+
+/// Reads and checks `text`, the state saved in `path`, for `algo` on `tree`: a state that
+/// passes runs on without overflow (see [`cutoff::cfr::state`]).
+fn load_text(text: &str, path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, String> {
+    let shown = super::shown_path(path);
+    let text = crate::files::strip_bom(text);
     let fail = |e: &dyn std::fmt::Display| format!("cannot resume from '{shown}': {e}");
     let asked = algo_name(*algo);
     let (saved, algo) = if let Some(json) = text.strip_prefix(MCCFR_MAGIC) {
@@ -466,10 +561,10 @@ fn load(path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, String> {
                 tree.name()
             )));
         }
-        state.matches(tree).map_err(|e| fail(&e))?;
+        state.check(tree).map_err(|e| fail(&e))?;
         (Saved::Sampled(state), "mccfr-es".to_string())
     } else {
-        let state = SolverState::from_text(&text).map_err(|e| fail(&e))?;
+        let state = SolverState::from_text(text).map_err(|e| fail(&e))?;
         state.check(tree).map_err(|e| fail(&e))?;
         // The label must name the parameters the solver will run with.
         let algo = match cutoff::cfr::state::variant_for(state.params) {
@@ -517,10 +612,10 @@ enum Budget {
     Seconds(f64),
 }
 
-/// The report points after `from`, without end: every `K`-th iteration with `--every K`,
-/// else powers of ten (ten points a decade when `dense`), rounded up to whole granules so
-/// that how the run is cut up changes nothing. A run against the clock takes them until
-/// its time is spent; a run to `N` iterations up to `N` ([`checkpoints`]).
+/// The report points after `from`: every `K`-th iteration with `--every K`, else powers of
+/// ten (ten points a decade when `dense`), rounded up to whole granules so that how the run
+/// is cut up changes nothing, up to [`MAX_ITERATIONS`]. A run against the clock takes them
+/// until its time is spent; a run to `N` iterations up to `N` ([`checkpoints`]).
 fn report_points(
     from: u64,
     every: Option<u64>,
@@ -532,11 +627,15 @@ fn report_points(
     // The first index whose point can lie past `from`, so that a resumed run does not count
     // its way up from 1.
     let start = match every {
-        Some(k) => from / k + 1,
+        Some(k) => (from / k).saturating_add(1),
         None if from == 0 => 1,
         None => ((from as f64).log10() * per_decade).floor().max(1.0) as u64,
     };
-    (start..)
+    // The last point: as far as a solver runs, in whole granules. The points end there, so
+    // that a run against the clock goes on to it and no further, and the iterator ends
+    // whatever `from` and `every` are.
+    let end = MAX_ITERATIONS / granule * granule;
+    (start..=u64::MAX)
         .map_while(move |i| match every {
             Some(k) => i.checked_mul(k),
             None => {
@@ -545,6 +644,8 @@ fn report_points(
             }
         })
         .map(move |t| t.div_ceil(granule).saturating_mul(granule))
+        .take_while(move |&t| t < end)
+        .chain(std::iter::once(end))
         .filter(move |&t| {
             let new = t > last;
             last = last.max(t);
@@ -603,7 +704,7 @@ fn solve(
                 (point, step.max(1))
             }
         };
-        let step = step.div_ceil(granule) * granule;
+        let step = step.div_ceil(granule).saturating_mul(granule);
         while solver.iterations() < target {
             if let Budget::Seconds(limit) = budget {
                 if spent.as_secs_f64() >= limit {
@@ -611,9 +712,14 @@ fn solve(
                 }
             }
             let n = (target - solver.iterations()).min(step);
+            let before = solver.iterations();
             let t0 = Instant::now();
             solver.run(n);
             spent += t0.elapsed();
+            if solver.iterations() == before {
+                // At MAX_ITERATIONS: the solver runs no further.
+                break;
+            }
             if let Some(b) = &bar {
                 match budget {
                     Budget::Iterations(_) => b.set_position(solver.iterations()),

@@ -592,6 +592,16 @@ pub fn read(path: &str) -> Result<Vec<u8>, String> {
     crate::files::read_regular(std::path::Path::new(path), FILE_LIMIT)
 }
 
+/// A JSON error without serde's "at line 1 column N", the row being named apart.
+fn json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    match text.strip_suffix(&place) {
+        Some(m) => format!("{m} (column {})", e.column()),
+        None => text,
+    }
+}
+
 /// Checks that `w` is a window `split --window` or `solve-shard --window` can give.
 fn check_window([a, b]: [Value; 2]) -> Result<(), String> {
     if a >= b {
@@ -642,7 +652,7 @@ impl Split {
             .next()
             .ok_or_else(|| format!("'{what}' is empty, not a split file"))?;
         let header: Header = serde_json::from_str(first)
-            .map_err(|e| format!("'{what}' is not a split file (line 1: {e})"))?;
+            .map_err(|e| format!("'{what}' is not a split file (line 1: {})", json_error(&e)))?;
         check_header(&header).map_err(|e| format!("'{what}' line 1: {e}"))?;
         let game = header
             .game
@@ -668,7 +678,7 @@ impl Split {
                     header.frontier
                 )));
             }
-            let line: Line = serde_json::from_str(row).map_err(|e| at(e.to_string()))?;
+            let line: Line = serde_json::from_str(row).map_err(|e| at(json_error(&e)))?;
             paths = paths.saturating_add(line.paths.len());
             if paths > header.paths {
                 return Err(at(format!(
@@ -917,8 +927,9 @@ fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String>
                 return Err(at(
                     id,
                     format!(
-                        "a path runs on past the position of line {other} (a frontier position \
-                         ends every path through it)"
+                        "a path runs on past the position of line {} (a frontier position \
+                         ends every path through it)",
+                        c.rows[other]
                     ),
                 ));
             }
@@ -1023,8 +1034,9 @@ fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String>
                 return Err(at(
                     id,
                     format!(
-                        "the same position as line {other} (or its mirror image): split writes \
-                         one line for both"
+                        "the same position as line {} (or its mirror image): split writes \
+                         one line for both",
+                        c.rows[other]
                     ),
                 ));
             }
@@ -1060,7 +1072,7 @@ pub fn proved(r: &Solved, range: [Value; 2]) -> Result<[Value; 2], String> {
         "upper" => Ok([range[0], r.value]),
         "lower" => Ok([r.value, range[1]]),
         other => Err(format!(
-            "line {}: unknown bound '{}'",
+            "id {}: unknown bound '{}'",
             r.id,
             cutoff::game::quote_max(other, 40)
         )),
@@ -1094,10 +1106,9 @@ fn result_bytes(dir: &std::path::Path, index: usize) -> Result<Found, String> {
         return Ok(None);
     }
     let shown = crate::cmd::shown_path(&path.to_string_lossy());
-    Ok(Some((
-        crate::files::read_regular(&path, FILE_LIMIT)?,
-        shown,
-    )))
+    let bytes =
+        crate::files::read_regular(&path, FILE_LIMIT).map_err(|e| format!("shard {index}: {e}"))?;
+    Ok(Some((bytes, shown)))
 }
 
 /// Every shard's result, as `source` gives each shard's file, checked (see
@@ -1226,7 +1237,7 @@ pub fn check_result(
     let [lo, hi] = split.header.range;
     for l in &r.lines {
         let line = &split.lines[l.id];
-        let at = |e: String| bad(format!("line {}: {e}", l.id));
+        let at = |e: String| bad(format!("id {}: {e}", l.id));
         nodes = nodes
             .checked_add(l.nodes)
             .ok_or_else(|| at("node counts overflow".into()))?;
@@ -1337,8 +1348,14 @@ pub fn intervals(split: &Split, solved: &[Option<Solved>]) -> Result<Vec<[Value;
                 iv = [iv[0].max(lo), iv[1].min(hi)];
                 if iv[0] > iv[1] {
                     return Err(format!(
-                        "line {}: this pass's result {} {} contradicts the earlier passes' [{}, {}]",
-                        line.id, r.bound, r.value, known[0], known[1]
+                        "'{}' line {}: this pass's result {} {} contradicts the earlier passes' \
+                         [{}, {}]",
+                        split.name,
+                        split.row(line.id),
+                        r.bound,
+                        r.value,
+                        known[0],
+                        known[1]
                     ));
                 }
             }

@@ -370,7 +370,7 @@ fn results_outside_the_game_s_range_are_refused() {
         write_result(&out, 0, &r);
         refused(
             &run(&["merge", s(&file), s(&out)]),
-            &["shard 0", "line 0", "range"],
+            &["shard 0", "id 0", "range"],
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
@@ -404,19 +404,13 @@ fn a_bound_must_be_one_the_line_s_window_gives() {
     r["lines"][0]["bound"] = json!("lower");
     r["lines"][0]["pv"] = json!([]);
     write_result(&out2, 0, &r);
-    refused(
-        &run(&["merge", s(&file2), s(&out2)]),
-        &["shard 0", "line 0"],
-    );
+    refused(&run(&["merge", s(&file2), s(&out2)]), &["shard 0", "id 0"]);
     // A line of play with an illegal move.
     let mut r = read_result(&out2, 0);
     r["lines"][0]["bound"] = json!("exact");
     r["lines"][0]["pv"] = json!(["9"]);
     write_result(&out2, 0, &r);
-    refused(
-        &run(&["merge", s(&file2), s(&out2)]),
-        &["shard 0", "line 0"],
-    );
+    refused(&run(&["merge", s(&file2), s(&out2)]), &["shard 0", "id 0"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -709,7 +703,7 @@ fn times_must_be_finite_and_not_negative() {
     write_result(&out, 0, &r);
     refused(
         &run(&["merge", s(&file), s(&out)]),
-        &["shard 0", "line 0", "ms"],
+        &["shard 0", "id 0", "ms"],
     );
     // And the earlier passes' time in the header.
     write_result(&out, 0, &good);

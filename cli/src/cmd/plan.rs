@@ -67,18 +67,23 @@ pub fn next_pass(split: &Split, results: &Results, shards: usize) -> Result<Next
         shard_of[i] = Some(assigned[k]);
     }
     let h = &split.header;
-    let pass = h
-        .pass
-        .checked_add(1)
-        .ok_or("too many passes: the pass number overflows")?;
-    let prior_nodes = h
-        .prior_nodes
-        .checked_add(results.nodes)
-        .ok_or("the passes' node counts overflow")?;
+    let name = &split.name;
+    let pass = h.pass.checked_add(1).ok_or_else(|| {
+        format!(
+            "'{name}' line 1: pass {} is the last a split file can number",
+            h.pass
+        )
+    })?;
+    let prior_nodes = h.prior_nodes.checked_add(results.nodes).ok_or_else(|| {
+        format!(
+            "'{name}' line 1: {} earlier nodes and this pass's {} overflow",
+            h.prior_nodes, results.nodes
+        )
+    })?;
     let prior_seconds = h.prior_seconds + results.seconds;
     if prior_seconds.is_nan() || prior_seconds > shard::MAX_TOTAL_SECONDS {
         return Err(format!(
-            "the passes' times add up to {prior_seconds} s, past {} s",
+            "'{name}' line 1: the passes' times add up to {prior_seconds:e} s, past {:e} s",
             shard::MAX_TOTAL_SECONDS
         ));
     }

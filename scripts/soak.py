@@ -5,7 +5,7 @@ and holds no more memory than a bound.
 
     cargo build --release -p cutoff-cli
     python3 scripts/soak.py [--seconds 600] [--cutoff target/release/cutoff] [--clients 8]
-        [--seed N] [--rss-bound-mib 160]
+        [--seed N] [--rss-bound-mib 64]
 
 Each client loops until the time is up, picking one of:
   health     GET /api/health;
@@ -26,13 +26,13 @@ time (each request at most 4 sockets, each with a 60 s timeout), at most 20 acti
 per client, and the run stops at --seconds (plus at most 90 s for the last actions and the
 checks).
 
-The memory bound (--rss-bound-mib, default 160 MiB), checked once the clients are gone: an
+The memory bound (--rss-bound-mib, default 64 MiB), checked once the clients are gone: an
 idle server holds about 6 MiB. Each search's table (64 MiB) is unmapped when it ends, and a
-stopped search ends within a poll, so none is left. What remains is malloc's: the freed
-memory glibc keeps in its arenas for reuse after traces (up to 12 MB of answer each, two
-built at a time) and answers written to slow readers; 30-50 MiB in our runs. 160 MiB is
-below one table plus that, so a leaked search table, or answers kept after their clients
-left, fail it.
+stopped search ends within a poll, so none is left; buffers of 1 MiB or more (a trace's
+answer and steps, up to 12 MB each) go back to the system when freed (serve's mallopt). What
+remains is malloc's free small chunks and the arenas of the threads that ran searches: 14
+MiB after 120 s, 8-16 MiB in our runs. 64 MiB is less than idle plus one table, so a table
+left allocated, or answers kept after their clients left, fail it.
 
 Prints a summary (actions by kind, failures, peak and final RSS); exit status 0 when nothing
 failed, 1 otherwise, 2 when the server cannot be started.
@@ -534,7 +534,7 @@ def main():
                                                       os.path.join(root, "target/release/cutoff")))
     p.add_argument("--clients", type=int, default=8, help="clients at once (8)")
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--rss-bound-mib", type=int, default=160)
+    p.add_argument("--rss-bound-mib", type=int, default=64)
     p.add_argument("--max-actions", type=int, default=1_000_000)
     p.add_argument("--progress", type=float, default=60, help="a line every this many s (0: none)")
     a = p.parse_args()

@@ -744,3 +744,19 @@ fn counts_that_overflow_are_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_byte_order_mark_is_accepted_like_everywhere_else() {
+    let dir = scratch("bom");
+    let file = split(&dir, &["connect4", C4], 2, 1, &[]);
+    let out = dir.join("r");
+    solve_all(&file, &out);
+    let plain = ok(&["merge", s(&file), s(&out), "--json"]);
+    let mut bytes = "\u{feff}".as_bytes().to_vec();
+    bytes.extend(std::fs::read(&file).unwrap());
+    let bom = dir.join("bom.jsonl");
+    std::fs::write(&bom, bytes).unwrap();
+    redigest(&bom, &out);
+    assert_eq!(ok(&["merge", s(&bom), s(&out), "--json"]), plain);
+    let _ = std::fs::remove_dir_all(&dir);
+}

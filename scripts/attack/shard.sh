@@ -66,6 +66,9 @@ elif mode == "edit":
     h, lines = read(args[0])
     exec(args[4])
     results(args[1], args[3], write(args[2], h, lines, fix="nofix" not in args[4]))
+elif mode == "redigest":
+    # redigest SPLIT RESULTS OUTDIR: the results pointed at SPLIT as it is.
+    results(args[1], args[2], hashlib.sha256(open(args[0], "rb").read()).hexdigest())
 elif mode == "result":
     # result DIR I CODE: CODE edits r, shard I's result in DIR.
     p = os.path.join(args[0], "shard-%05d.json" % int(args[1]))
@@ -174,3 +177,8 @@ rm -rf sh.fifo.r && cp -r sh.base.results sh.fifo.r && rm -f sh.fifo.r/shard-000
 mkfifo sh.fifo.r/shard-00001.json 2>/dev/null
 refuse "merge, a FIFO as a result" merge sh.base sh.fifo.r
 refuse "solve-shard, a FIFO as a result" solve-shard sh.base --index 1 --out sh.fifo.r
+
+# A byte-order mark, accepted as by every other input.
+printf '\xef\xbb\xbf' > sh.bom && cat sh.base >> sh.bom
+python3 sh.py redigest sh.bom sh.base.results sh.bom.r
+attack "merge, a split file with a byte-order mark" $n merge sh.bom sh.bom.r

@@ -31,8 +31,9 @@ idle server holds about 6 MiB. Each search's table (64 MiB) is unmapped when it 
 stopped search ends within a poll, so none is left; buffers of 1 MiB or more (a trace's
 answer and steps, up to 12 MB each) go back to the system when freed (serve's mallopt). What
 remains is malloc's free small chunks and the arenas of the threads that ran searches: 14
-MiB after 120 s, 8-16 MiB in our runs. 64 MiB is less than idle plus one table, so a table
-left allocated, or answers kept after their clients left, fail it.
+MiB after 120 s, 16 MiB after 600 s (peak 157 MiB, two searches' tables at once). 64 MiB is
+less than idle plus one table, so a table left allocated, or answers kept after their
+clients left, fail it.
 
 Prints a summary (actions by kind, failures, peak and final RSS); exit status 0 when nothing
 failed, 1 otherwise, 2 when the server cannot be started.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes every parser for a bounded time: the cargo fuzz targets in fuzz/ (tree files,
 # Connect Four move strings, tic-tac-toe boards, control matrices, Sim move strings, every
-# game's move notation, test-set lines, the two judge formats, split files).
+# game's move notation, test-set lines, the two judge formats, split files, merge and plan on
+# split files with shard results, CFR states through --resume, books through analyse --book).
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #

@@ -9,8 +9,14 @@
 //! A client can close its connection at any point, even before its answer is written:
 //! SIGPIPE is ignored while the server runs, so that a write to a closed connection is an
 //! error for that connection alone, not the end of the process.
+//!
+//! Connections are bounded too (`conn.rs`): at most [`MAX_CONNECTIONS`] are served at once
+//! (more wait to be accepted), a request head must arrive within [`HEADER_TIMEOUT`] (idle
+//! keep-alive connections included), and a connection whose answer makes no progress for
+//! [`WRITE_STALL`] is dropped, with its answer.
 
 mod api;
+mod conn;
 
 use axum::extract::Request;
 use axum::http::{header, StatusCode};
@@ -32,6 +38,23 @@ pub const SEARCHES: usize = 2;
 pub const QUEUE_WAIT: Duration = Duration::from_secs(5);
 /// The largest request accepted, headers aside.
 pub const BODY_LIMIT: usize = 64 << 10;
+/// Connections served at once. Each can hold a finished answer its client has not read, up
+/// to a trace's 12 MB (see [`WRITE_STALL`]), so the worst case is 32 x 12 MB, about 400 MB,
+/// for at most [`WRITE_STALL`]; a browser opens at most six connections to one server, so 32
+/// leaves room for several pages and scripts. Connections past the cap wait, unaccepted, in
+/// the system's queue (costing the server no file or memory) and are served in turn as
+/// others end: closing them at once instead would refuse the browser too for as long as
+/// someone keeps the server full, where waiting serves it within [`HEADER_TIMEOUT`] at worst.
+pub const MAX_CONNECTIONS: usize = 32;
+/// How long a connection may take to send a request head, counted from when the server
+/// starts waiting for it: on a new connection and on an idle keep-alive one (hyper 1.x
+/// restarts this timer after each answer), so it is the idle timeout as well. A browser
+/// sends a head in one go; ten seconds is generous for a slow network.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a write to a connection may wait without any progress before the connection is
+/// dropped, freeing its answer: a client that never reads. It counts only while a write is
+/// waiting, so the event stream's pauses between events, or a long search, do not count.
+pub const WRITE_STALL: Duration = Duration::from_secs(30);
 
 /// Arguments of `cutoff serve`.
 #[derive(clap::Args)]
@@ -72,6 +95,7 @@ pub fn run(args: &Args) -> Result<(), String> {
 }
 
 async fn serve(args: &Args) -> Result<(), String> {
+    let limits = conn::Limits::from_env()?;
     let addr = SocketAddr::new(args.host, args.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
@@ -108,10 +132,8 @@ async fn serve(args: &Args) -> Result<(), String> {
         slots: Arc::new(tokio::sync::Semaphore::new(SEARCHES)),
         pool,
     }));
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown())
-        .await
-        .map_err(|e| format!("the server stopped: {e}"))
+    conn::serve(listener, app, limits, shutdown()).await;
+    Ok(())
 }
 
 /// The routes: the page's files and the API.

@@ -3,6 +3,10 @@
 //! fill the server. The server must stay up, answer every error as `{"error": "one line"}`,
 //! and keep `/api/health` answering.
 //!
+//! Clients that hold connections (idle, slow, or never reading) run against shorter timeouts
+//! than the server's, through its test hooks `CUTOFF_SERVE_HEADER_TIMEOUT_MS` and
+//! `CUTOFF_SERVE_WRITE_STALL_MS`; the cap on connections is the server's own constant.
+//!
 //! `CUTOFF_BIN=/path/to/cutoff` runs these tests against another build (to see them fail on
 //! the code before a fix).
 
@@ -34,8 +38,14 @@ struct Client {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// A server with these environment variables (the test hooks that shorten its timeouts).
+    fn start_with(env: &[(&str, &str)]) -> Server {
         let mut child = Command::new(binary())
             .args(["serve", "--port", "0"])
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -396,4 +406,154 @@ fn a_trace_too_long_to_show_is_refused_at_once() {
     // PVS on the same tree is a few thousand steps.
     let (status, _, body) = s.post("/api/trace?algo=pvs", wide_tree(64, 7).as_bytes());
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+}
+
+/// The test hooks' timeouts: short, so that the cases below take seconds, not minutes.
+const HEADER_MS: u64 = 1000;
+const STALL_MS: u64 = 1000;
+
+fn quick_server() -> Server {
+    Server::start_with(&[
+        ("CUTOFF_SERVE_HEADER_TIMEOUT_MS", &HEADER_MS.to_string()),
+        ("CUTOFF_SERVE_WRITE_STALL_MS", &STALL_MS.to_string()),
+    ])
+}
+
+/// Reads a connection until the server closes it, for at most `limit`: true if it did.
+fn closed_within(c: &mut TcpStream, limit: Duration) -> bool {
+    c.set_read_timeout(Some(limit)).unwrap();
+    let mut sink = Vec::new();
+    match c.read_to_end(&mut sink) {
+        Ok(_) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+    }
+}
+
+/// The server's open sockets (Linux), or None where that cannot be seen.
+fn sockets(s: &Server) -> Option<usize> {
+    let dir = std::fs::read_dir(format!("/proc/{}/fd", s.child.id())).ok()?;
+    Some(
+        dir.filter_map(|e| std::fs::read_link(e.ok()?.path()).ok())
+            .filter(|l| l.to_string_lossy().starts_with("socket:"))
+            .count(),
+    )
+}
+
+#[test]
+fn idle_connections_past_the_cap_neither_pile_up_nor_shut_the_server_out() {
+    let max = cutoff_cli::serve::MAX_CONNECTIONS;
+    let mut s = quick_server();
+    s.assert_healthy(Duration::from_secs(2));
+    let at_rest = sockets(&s);
+    // Twenty more connections than the server serves at once, sending nothing. Before the
+    // fix all were accepted and held for ever.
+    let mut idle: Vec<TcpStream> = (0..max + 20).map(|_| s.connect()).collect();
+    if let Some(rest) = at_rest {
+        // However long it has had to accept them, the server holds no more than its cap.
+        for _ in 0..5 {
+            std::thread::sleep(Duration::from_millis(100));
+            let now = sockets(&s).expect("the server's sockets");
+            assert!(
+                now <= rest + max,
+                "{now} sockets open, {rest} at rest, cap {max}"
+            );
+        }
+    }
+    // The health check waits behind them (the idle ones are closed after the header
+    // timeout, then those that waited), two timeouts at most; the limit is a hang guard.
+    s.assert_healthy(Duration::from_millis(3 * HEADER_MS + 2000));
+    for (i, c) in idle.iter_mut().enumerate() {
+        assert!(
+            closed_within(c, Duration::from_millis(3 * HEADER_MS + 2000)),
+            "idle connection {i} is still open"
+        );
+    }
+}
+
+#[test]
+fn a_request_head_that_never_ends_is_cut_off() {
+    let mut s = quick_server();
+    // Slowloris: half a request head, then nothing; and a keep-alive connection that goes
+    // idle after its answer. Before the fix both were held for ever.
+    let mut half = s.connect();
+    half.write_all(b"GET /api/health HTTP/1.1\r\nHost: t\r\n")
+        .unwrap();
+    let mut kept = s.connect();
+    kept.write_all(b"GET /api/health HTTP/1.1\r\nHost: t\r\n\r\n")
+        .unwrap();
+    let limit = Duration::from_millis(HEADER_MS + 5000);
+    assert!(closed_within(&mut half, limit), "half a head is still held");
+    assert!(
+        closed_within(&mut kept, limit),
+        "an idle connection is still held"
+    );
+    s.assert_healthy(Duration::from_secs(2));
+}
+
+#[test]
+fn a_client_that_never_reads_its_answer_is_dropped() {
+    let mut s = quick_server();
+    // Thousands of pipelined requests for the page's script, 80 MB of answers, more than the
+    // system's socket buffers hold, and the client reads none of them: the server's writes
+    // wait. Before the fix it waited for ever, holding the answer; now it drops the
+    // connection once its writes have made no progress for the stall timeout.
+    let (status, _, script) = s.get("/app.js");
+    assert_eq!(status, 200);
+    let n = (80 << 20) / script.len() + 1;
+    let mut c = s.connect();
+    let one = b"GET /app.js HTTP/1.1\r\nHost: t\r\n\r\n";
+    let mut raw = one.repeat(n - 1);
+    raw.extend_from_slice(b"GET /app.js HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n");
+    let writer = {
+        let mut c = c.try_clone().unwrap();
+        // The server stops reading requests once its writes wait: write from a thread.
+        std::thread::spawn(move || {
+            let _ = c.write_all(&raw);
+        })
+    };
+    std::thread::sleep(Duration::from_millis(3 * STALL_MS));
+    // Now read: the answers end early, cut off with the connection.
+    c.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut got = Vec::new();
+    let mut buf = vec![0; 1 << 16];
+    loop {
+        match c.read(&mut buf) {
+            Ok(0) => break,
+            Ok(k) => got.extend_from_slice(&buf[..k]),
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+            Err(e) => panic!("reading the answers: {e}"),
+        }
+    }
+    drop(c);
+    writer.join().unwrap();
+    assert!(
+        got.len() < n * script.len(),
+        "all {n} answers arrived ({} bytes): the connection was held",
+        got.len()
+    );
+    s.assert_healthy(Duration::from_secs(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_ends_the_server_despite_a_half_sent_head() {
+    let mut s = quick_server();
+    let mut half = s.connect();
+    half.write_all(b"GET /api/health HTTP/1.1\r\n").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    // SAFETY: kill only sends a signal to our own child, whose id is live until waited for.
+    assert_eq!(
+        unsafe { libc::kill(s.child.id() as libc::pid_t, libc::SIGTERM) },
+        0
+    );
+    // The server finishes its connections' answers before it exits; before the fix it waited
+    // for ever for the rest of this head. Now the header timeout ends it. A hang guard:
+    let t = Instant::now();
+    while s.child.try_wait().unwrap().is_none() {
+        assert!(
+            t.elapsed() < Duration::from_millis(HEADER_MS + 5000),
+            "the server is still running after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }

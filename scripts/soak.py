@@ -19,11 +19,14 @@ Each client loops until the time is up, picking one of:
   unread     large answers asked for and never read, the connection held up to 3 s;
   cancel     an exact solve of the empty Connect Four board (minutes of work), left after
              up to 2 s.
+Once the clients are gone, besides the checks: idle connections, 20 past the server's cap
+(MAX_CONNECTIONS), sending nothing; /api/health must still answer, within two of its header
+timeouts (HEADER_TIMEOUT), as the server closes them.
 A sampler reads the server's VmRSS from /proc every 0.2 s and watches that it is alive.
 
 Bounds: loopback only (the server's default address, checked); --clients connections at a
 time (each request at most 4 sockets, each with a 60 s timeout), at most 20 actions a second
-per client, and the run stops at --seconds (plus at most 90 s for the last actions and the
+per client (and once, at the end, the idle connections above), and the run stops at --seconds (plus at most 90 s for the last actions and the
 checks).
 
 The memory bound (--rss-bound-mib, default 64 MiB), checked once the clients are gone: an
@@ -75,6 +78,21 @@ STREAM = [
 ]
 PLAIN_ALGOS = ["minimax", "negamax", "alphabeta", "alphabeta-hard", "veb", "ab", "pvs", "mtdf"]
 ORDERS = ["natural", "best-first", "worst-first"]
+
+def serve_constant(name, default):
+    """A constant of cli/src/serve/mod.rs (`pub const NAME: ... = N;` or `from_secs(N)`)."""
+    import re
+    try:
+        with open(os.path.join(os.path.dirname(__file__), "..", "cli", "src", "serve",
+                               "mod.rs")) as f:
+            m = re.search(r"pub const %s: [^=]+= (?:Duration::from_secs\()?(\d+)" % name, f.read())
+        return int(m.group(1)) if m else default
+    except OSError:
+        return default
+
+
+MAX_CONNECTIONS = serve_constant("MAX_CONNECTIONS", 32)
+HEADER_TIMEOUT = serve_constant("HEADER_TIMEOUT", 10)
 LARGE = "/api/trace?tree=random&b=8&d=4&algo=minimax"  # about 800 KB of answer
 
 
@@ -126,6 +144,7 @@ class Soak:
         self.stop = threading.Event()
         self.peak_rss = 0
         self.exited = None
+        self.flood_wait = None
 
     # -- the server --------------------------------------------------------------------
     def start(self):
@@ -456,6 +475,26 @@ class Soak:
                 self.fail("after", "/api/health took %.2f s" % took)
         except (Failure, OSError) as e:
             self.fail("after", "/api/health: %s" % e)
+        # Idle connections past the cap: the server holds only its cap of them, closes each
+        # after the header timeout, and answers a health check in turn.
+        flood = []
+        try:
+            for _ in range(MAX_CONNECTIONS + 20):
+                flood.append(self.connect())
+            t = time.time()
+            self.health(None)
+            took = time.time() - t
+            if took > 2 * HEADER_TIMEOUT + 5:
+                self.fail("after", "/api/health took %.1f s past %d idle connections"
+                          % (took, len(flood)))
+            self.note("idle-flood", 200)
+            with self.lock:
+                self.flood_wait = took
+        except (Failure, OSError) as e:
+            self.fail("after", "/api/health past %d idle connections: %s" % (len(flood), e))
+        finally:
+            for c in flood:
+                c.close()
         # Both slots free again: two analyses at once, neither told the server is busy.
         results = []
 
@@ -499,6 +538,9 @@ class Soak:
         for k, v in sorted(self.counts.items()):
             print("  %-16s %d" % (k, v))
         print("statuses: " + ", ".join("%s: %d" % kv for kv in sorted(self.statuses.items())))
+        if self.flood_wait is not None:
+            print("idle flood: /api/health answered in %.1f s past %d idle connections"
+                  % (self.flood_wait, MAX_CONNECTIONS + 20))
         print("RSS: idle %s KiB, peak %d KiB, final %s KiB (bound %d KiB)"
               % (idle, self.peak_rss, final, self.args.rss_bound_mib * 1024))
         if self.failures:

@@ -25,9 +25,9 @@ timeouts (HEADER_TIMEOUT), as the server closes them.
 A sampler reads the server's VmRSS from /proc every 0.2 s and watches that it is alive.
 
 Bounds: loopback only (the server's default address, checked); --clients connections at a
-time (each request at most 4 sockets, each with a 60 s timeout), at most 20 actions a second
-per client (and once, at the end, the idle connections above), and the run stops at --seconds (plus at most 90 s for the last actions and the
-checks).
+time (each request at most 4 sockets, each with a 60 s timeout; once, at the end, the idle
+connections above), at most 20 actions a second per client, and the run stops at --seconds
+(plus at most 90 s for the last actions and the checks).
 
 The memory bound (--rss-bound-mib, default 64 MiB), checked once the clients are gone: an
 idle server holds about 6 MiB. Each search's table (64 MiB) is unmapped when it ends, and a

@@ -434,6 +434,8 @@ fn orders_random_trees_and_posted_trees() {
         ("/api/trace?tree=../../etc/passwd", "unknown tree"),
         ("/api/trace?tree=random&b=9&d=2", "random trees"),
         ("/api/trace?tree=random&b=8&d=8", "random trees"),
+        // 4096 leaves but 5,461 nodes: refused by the same count as every trace.
+        ("/api/trace?tree=random&b=4&d=6", "makes 5461"),
     ] {
         let (status, j) = s.json(path);
         assert_eq!(status, 400, "{path}: {j}");

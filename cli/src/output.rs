@@ -1,5 +1,5 @@
 //! The result report shared by `solve` and `tree`: aligned `name  value` lines for people,
-//! one JSON object for tools. Every field is typed; the README lists them.
+//! one JSON object for tools. Every field is typed; docs/commands.md lists them.
 
 use cutoff::solver::{Outcome, Stop, Verdict};
 use cutoff::{Algorithm, Notation, SearchResult, Stats, Value};

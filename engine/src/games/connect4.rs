@@ -145,7 +145,7 @@ pub fn mirror_key(k: u64) -> u64 {
 /// right above an opponent's threat count most (such a threat is dead: whoever fills the cell
 /// below lets the other side win or block); threats right above a playable cell, which the
 /// opponent must watch from the next move on, add a little. Measured on Begin-Medium against
-/// the plain threat count (see the README).
+/// the plain threat count (see docs/connect4.md).
 #[inline]
 fn move_score(threats: u64, next: u64, theirs: u64) -> i32 {
     let useful = threats & !(theirs << 1);

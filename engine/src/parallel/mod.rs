@@ -389,7 +389,7 @@ pub fn parallel_search<G: Game>(
 /// this many claimants at a split. Work beyond the cores only takes turns on them: a racer
 /// slows the one that would have finished first, and a preempted YBWC task holds up the
 /// split waiting on it (8 threads on 2 cores ran Lazy SMP at a third of one thread's speed
-/// and YBWC at 0.84 of it; see the README). The extra pool threads stay idle.
+/// and YBWC at 0.84 of it; see docs/parallel.md). The extra pool threads stay idle.
 pub(crate) fn on_cores(threads: usize, config: &ParallelConfig) -> usize {
     if config.oversubscribe {
         return threads.max(1);

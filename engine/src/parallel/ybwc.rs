@@ -54,7 +54,7 @@ pub(crate) struct Ctx<'a, 'g, G: Game> {
 /// In order, not halved: with the moves best first, the brother most likely to cut the node
 /// off is searched first, by whichever thread is free. Halving the range sent the second
 /// thread to the middle of the list, the moves least likely to matter, and a cutoff found
-/// there by the first thread came after all that work (see the README's figures).
+/// there by the first thread came after all that work (see the figures in docs/parallel.md).
 fn par_claim(lo: usize, hi: usize, workers: usize, f: &(dyn Fn(usize) + Sync)) {
     let next = std::sync::atomic::AtomicUsize::new(lo);
     let job = || loop {

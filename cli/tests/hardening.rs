@@ -5,12 +5,13 @@
 
 #![cfg(unix)]
 
-use std::io::{Read, Write};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
+mod support;
+
+use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Address space a run may take: the default 64 MiB table and a few threads fit easily.
 const ADDRESS_SPACE: u64 = 4 << 30;
@@ -65,61 +66,19 @@ impl Drop for TempFile {
 /// [`TIME_LIMIT`]; panics if it runs past the limit.
 fn run_limited(args: &[&str], input: Input, address_space: u64) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cutoff"));
-    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
-    match input {
-        Input::Null => cmd.stdin(Stdio::null()),
-        Input::Bytes(_) => cmd.stdin(Stdio::piped()),
-        Input::File(p) => cmd.stdin(std::fs::File::open(p).expect("open the input")),
-    };
-    // SAFETY: between fork and exec the closure only calls `setrlimit`, which is
-    // async-signal-safe, on a struct on its own stack.
-    unsafe {
-        cmd.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: address_space as libc::rlim_t,
-                rlim_max: address_space as libc::rlim_t,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let mut child = cmd.spawn().expect("run cutoff");
-    if let Input::Bytes(bytes) = input {
-        let mut stdin = child.stdin.take().expect("piped stdin");
-        let bytes = bytes.to_vec();
-        // A program that stops reading early closes the pipe: that is no failure here.
-        std::thread::spawn(move || {
-            let _ = stdin.write_all(&bytes);
-        });
-    }
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = r.read_to_end(&mut v);
-            v
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().expect("piped stdout")));
-    let err = drain(Box::new(child.stderr.take().expect("piped stderr")));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for cutoff") {
-            break status;
+    cmd.args(args);
+    let bytes = match input {
+        Input::Null => {
+            cmd.stdin(Stdio::null());
+            None
         }
-        if start.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("cutoff {args:?} ran past {TIME_LIMIT:?}");
+        Input::Bytes(b) => Some(b.to_vec()),
+        Input::File(p) => {
+            cmd.stdin(std::fs::File::open(p).expect("open the input"));
+            None
         }
-        std::thread::sleep(Duration::from_millis(10));
     };
-    Output {
-        status,
-        stdout: out.join().expect("stdout reader"),
-        stderr: err.join().expect("stderr reader"),
-    }
+    support::run_limited(cmd, bytes, address_space, TIME_LIMIT)
 }
 
 fn run_in(args: &[&str], input: Input) -> Output {

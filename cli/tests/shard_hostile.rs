@@ -7,10 +7,10 @@
 //! same tests run against an older binary (`CUTOFF_TEST_BIN=path cargo test --test
 //! shard_hostile`) to show what it accepted.
 
+mod support;
+
 use cutoff_cli::shard::digest;
 use serde_json::{json, Value as Json};
-use std::io::Read;
-use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -31,53 +31,8 @@ fn run_in(args: &[&str], address_space: u64) -> Output {
     cmd.args(args)
         .env_remove("SLURM_ARRAY_TASK_ID")
         .env_remove("JOB_COMPLETION_INDEX")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    // SAFETY: between fork and exec the closure only calls `setrlimit`, which is
-    // async-signal-safe, on a struct on its own stack.
-    unsafe {
-        cmd.pre_exec(move || {
-            let limit = libc::rlimit {
-                rlim_cur: address_space as libc::rlim_t,
-                rlim_max: address_space as libc::rlim_t,
-            };
-            if libc::setrlimit(libc::RLIMIT_AS, &limit) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            Ok(())
-        });
-    }
-    let mut child = cmd.spawn().expect("run cutoff");
-    let drain = |mut r: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut v = Vec::new();
-            let _ = r.read_to_end(&mut v);
-            v
-        })
-    };
-    let out = drain(Box::new(child.stdout.take().expect("piped stdout")));
-    let err = drain(Box::new(child.stderr.take().expect("piped stderr")));
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for cutoff") {
-            break status;
-        }
-        if start.elapsed() > TIME_LIMIT {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "cutoff {:?} ran past {TIME_LIMIT:?}",
-                &args[..args.len().min(3)]
-            );
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    Output {
-        status,
-        stdout: out.join().expect("stdout reader"),
-        stderr: err.join().expect("stderr reader"),
-    }
+        .stdin(Stdio::null());
+    support::run_limited(cmd, None, address_space, TIME_LIMIT)
 }
 
 fn run(args: &[&str]) -> Output {

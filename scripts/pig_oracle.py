@@ -4,7 +4,7 @@ Python, with exact fractions, searched by plain expectimax / max^n over the whol
 
     python3 scripts/pig_oracle.py
 
-prints, for every row of the README's Pig table, the value (two players: the first player's;
+prints, for every row of the Pig table in docs/measurements/chance.md, the value (two players: the first player's;
 three players: every player's), and the decision and chance nodes of the full tree. It shares
 no code with the engine, so agreement is evidence that both read the rules alike. The three-
 player rows are searched in floating point (exact fractions there grow large and slow).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The side-by-side table of docs/connect4.md: cutoff against the two reference Connect Four solvers (Pons'
+# The side-by-side table of docs/measurements/side-by-side.md: cutoff against the two reference Connect Four solvers (Pons'
 # part-12 solver and Steininger's), measured on this machine in one run.
 #
 #   scripts/side-by-side.sh [bm200] [bh50] [empty]     # default: all three, in this order
@@ -21,7 +21,7 @@
 # time (ms) and mean nodes of cutoff, Pons and Steininger, the time ratios cutoff/Steininger
 # and cutoff/Pons, the node rates (M nodes/s) of cutoff and Pons, and the number of wrong scores
 # (all programs together). Node counts are each program's own definition (see the anchors'
-# docs/connect4.md); times compare.
+# docs/design/connect4.md); times compare.
 #
 # Exit status: 0 all scores right, 1 a wrong score, 2 something missing or failed (no
 # references: the project's tests and CI never need them).

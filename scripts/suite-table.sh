@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The Connect Four test-set table of docs/connect4.md: solves each of the six sets with one thread
+# The Connect Four test-set table of docs/measurements/connect4-test-sets.md: solves each of the six sets with one thread
 # (or $THREADS) and prints a Markdown table beside the reference solver's published figures.
 #
 #   scripts/suite-table.sh [SET ...]        # default: all six, easiest first
 #
 # Environment: CUTOFF (binary, default target/release/cutoff, built if missing), THREADS
 # (default 1), TT_MB (default 64), LIMIT (solve only the first N lines of each set).
-# Begin-Hard alone takes about 15 minutes with two threads (THREADS=2) on the machine docs/connect4.md names.
+# Begin-Hard alone takes about 15 minutes with two threads (THREADS=2) on the machine docs/measurements/index.md names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${CUTOFF:-target/release/cutoff}

@@ -8,17 +8,17 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use cutoff::cfr::best_response::nash_conv;
 use cutoff::cfr::mccfr::{Mccfr, DEFAULT_BATCH};
-use cutoff::cfr::solver::{Solver, Variant};
+use cutoff::cfr::solver::{Cfr, Variant};
 use cutoff::cfr::tree::Extensive;
-use cutoff::cfr::tree::Tree;
-use cutoff::games::kuhn::Kuhn;
-use cutoff::games::leduc::Leduc;
+use cutoff::cfr::tree::ExtensiveTree;
+use cutoff::games::imperfect::kuhn::Kuhn;
+use cutoff::games::imperfect::leduc::Leduc;
 use std::time::Duration;
 
-fn trees() -> Vec<(&'static str, Tree)> {
+fn trees() -> Vec<(&'static str, ExtensiveTree)> {
     vec![
-        ("kuhn", Tree::build(&Kuhn).expect("Kuhn builds")),
-        ("leduc", Tree::build(&Leduc).expect("Leduc builds")),
+        ("kuhn", ExtensiveTree::build(&Kuhn).expect("Kuhn builds")),
+        ("leduc", ExtensiveTree::build(&Leduc).expect("Leduc builds")),
     ]
 }
 
@@ -28,7 +28,7 @@ fn iterations(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(3));
     for (name, tree) in trees() {
         for v in Variant::ALL {
-            let mut s = Solver::new(&tree, v.params());
+            let mut s = Cfr::new(&tree, v.params());
             // Past the first iterations, where the uniform strategy makes every walk alike.
             s.run(100);
             g.bench_function(BenchmarkId::new(v.name(), name), |b| b.iter(|| s.iterate()));
@@ -62,7 +62,7 @@ fn exploitability(c: &mut Criterion) {
     let mut g = c.benchmark_group("cfr_nash_conv");
     g.measurement_time(Duration::from_secs(3));
     for (name, tree) in trees() {
-        let mut s = Solver::new(&tree, Variant::Vanilla.params());
+        let mut s = Cfr::new(&tree, Variant::Vanilla.params());
         s.run(100);
         let avg = s.average_strategy();
         g.bench_function(name, |b| b.iter(|| nash_conv(&tree, &avg)));

@@ -5,11 +5,11 @@
 //! Run with `cargo bench -p cutoff-bench --bench movegen`.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use cutoff::games::connect4::Connect4;
-use cutoff::games::random_tree::{Order, RandomTree};
-use cutoff::games::sim::Sim;
-use cutoff::games::takeaway::TakeAway;
-use cutoff::games::tictactoe::TicTacToe;
+use cutoff::games::perfect::connect4::Connect4;
+use cutoff::games::perfect::random_tree::{Order, RandomTree};
+use cutoff::games::perfect::sim::Sim;
+use cutoff::games::perfect::takeaway::TakeAway;
+use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::{Game, MoveBuffer};
 use cutoff_bench::positions::random_graph;
 use std::time::Duration;

@@ -5,8 +5,8 @@
 //! Run with `cargo bench -p cutoff-bench --bench search`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use cutoff::games::random_tree::{Order, RandomTree};
-use cutoff::games::tictactoe::TicTacToe;
+use cutoff::games::perfect::random_tree::{Order, RandomTree};
+use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game};
 use cutoff_bench::measure::measure;

@@ -1,11 +1,11 @@
 //! Vanilla-CFR iterations per second on Leduc hold'em, on one thread.
 //!
-//! `cargo run --release -p cutoff --example cfr_speed [iterations]` (default 10,000). Prints
+//! `cargo run --release -p cutoff-bench --example cfr_speed [iterations]` (default 10,000). Prints
 //! the tree's size, the time, iterations a second and the exploitability reached (which also
 //! keeps the work from being optimised away).
 
-use cutoff::cfr::{exploitability, Params, Solver, Tree};
-use cutoff::games::leduc::Leduc;
+use cutoff::cfr::{exploitability, Cfr, ExtensiveTree, Params};
+use cutoff::games::imperfect::leduc::Leduc;
 use std::time::Instant;
 
 fn main() {
@@ -14,7 +14,7 @@ fn main() {
         .map(|s| s.parse().expect("iterations: a number"))
         .unwrap_or(10_000);
     let start = Instant::now();
-    let tree = Tree::build(&Leduc).expect("Leduc builds");
+    let tree = ExtensiveTree::build(&Leduc).expect("Leduc builds");
     let build = start.elapsed();
     println!(
         "leduc: {} nodes ({} decision, {} chance, {} terminal), {} information sets, {} slots; built in {:.1} ms",
@@ -26,7 +26,7 @@ fn main() {
         tree.slots(),
         build.as_secs_f64() * 1e3
     );
-    let mut cfr = Solver::new(&tree, Params::VANILLA);
+    let mut cfr = Cfr::new(&tree, Params::VANILLA);
     // A short warm-up, so that the timed run starts with the arrays in cache.
     cfr.run(10);
     let start = Instant::now();

@@ -7,10 +7,10 @@
 //! `4642332434166445` once).
 //!
 //! ```text
-//! cargo run --release -p cutoff --example deepening_race -- [ROUNDS] [POSITIONS] [DEPTH]
+//! cargo run --release -p cutoff-bench --example deepening_race -- [ROUNDS] [POSITIONS] [DEPTH]
 //! ```
 
-use cutoff::games::connect4::{parse_suite, Connect4};
+use cutoff::games::perfect::connect4::{parse_suite, Connect4};
 use cutoff::parallel::{parallel_iterative_deepening, Mode, ParallelConfig};
 use cutoff::search::{iterative_deepening, Limits};
 use cutoff::tt::TranspositionTable;

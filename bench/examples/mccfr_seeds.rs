@@ -2,12 +2,12 @@
 //! number of iterations, and how many seeds meet the bound (Kuhn 0.05, Leduc 2.5),
 //! for each variance reduction. Sampling noise makes one seed's figure a poor guide.
 //!
-//! `cargo run --release -p cutoff --example mccfr_seeds [kuhn|leduc] [seeds] [iterations] [batch]`
+//! `cargo run --release -p cutoff-bench --example mccfr_seeds [kuhn|leduc] [seeds] [iterations] [batch]`
 
 use cutoff::cfr::mccfr::{Mccfr, DEFAULT_BASELINE, DEFAULT_BATCH};
-use cutoff::cfr::{nash_conv, Extensive, Tree};
-use cutoff::games::kuhn::Kuhn;
-use cutoff::games::leduc::Leduc;
+use cutoff::cfr::{nash_conv, Extensive, ExtensiveTree};
+use cutoff::games::imperfect::kuhn::Kuhn;
+use cutoff::games::imperfect::leduc::Leduc;
 use std::time::Instant;
 
 /// The NashConv of each seed, sorted, and the iterations a second.
@@ -19,7 +19,7 @@ fn runs<G: Extensive + Sync + Send + Clone>(
     stratify: bool,
     baseline: bool,
 ) -> (Vec<f64>, f64) {
-    let tree = Tree::build(game).expect("the game builds");
+    let tree = ExtensiveTree::build(game).expect("the game builds");
     let mut spent = 0.0;
     let mut v: Vec<f64> = (0..seeds)
         .map(|seed| {

@@ -3,10 +3,10 @@
 //! difference is the policy's own checks (abort flags, claims, node reports).
 //!
 //! ```text
-//! cargo run --release -p cutoff --example policy_cost -- FILE [LIMIT]
+//! cargo run --release -p cutoff-bench --example policy_cost -- FILE [LIMIT]
 //! ```
 
-use cutoff::games::connect4::parse_suite;
+use cutoff::games::perfect::connect4::parse_suite;
 use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
 use cutoff::search::{Algorithm, Limits, Searcher};
 use cutoff::tt::TranspositionTable;

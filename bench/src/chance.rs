@@ -14,8 +14,8 @@
 
 use crate::build_info::BuildInfo;
 use crate::table::{count, sig3};
-use cutoff::games::pig::Pig;
-use cutoff::games::random_chance_tree::{Order, Probs, RandomChanceTree, MAX_DEPTH};
+use cutoff::games::chance::pig::Pig;
+use cutoff::games::chance::random_chance_tree::{Order, Probs, RandomChanceTree, MAX_DEPTH};
 use cutoff::multi::{search, BoundsTable, MultiAlgorithm, MultiGame, MultiLimits, MultiStats};
 use plotters::prelude::*;
 use serde::Serialize;

@@ -2,9 +2,9 @@
 //! (compiled in, so a workload is the same wherever the binary runs), a mid-game Connect Four
 //! position and a few control-game graphs.
 
-use cutoff::games::connect4::Connect4;
-use cutoff::games::connect4::{parse_suite, SuiteLine};
-use cutoff::games::control::Control;
+use cutoff::games::perfect::connect4::Connect4;
+use cutoff::games::perfect::connect4::{parse_suite, SuiteLine};
+use cutoff::games::perfect::control::Control;
 use cutoff::rng::SplitMix64;
 
 /// The six Connect Four test sets, by name, as `<moves> <score>` lines.

@@ -9,7 +9,7 @@
 use crate::measure::{measure, Measured};
 use crate::table::{count, sig3, Table};
 use crate::theory::{effective_branching, full_tree, minimal_tree, pearl_branching};
-use cutoff::games::random_tree::{Order, RandomTree};
+use cutoff::games::perfect::random_tree::{Order, RandomTree};
 use cutoff::tt::TranspositionTable;
 use cutoff::Algorithm;
 use serde::Serialize;
@@ -144,7 +144,7 @@ impl Grid {
 
     /// Checks the grid against the random trees' limits.
     pub fn validate(&self) -> Result<(), String> {
-        use cutoff::games::random_tree::{MAX_BRANCHING, MAX_DEPTH};
+        use cutoff::games::perfect::random_tree::{MAX_BRANCHING, MAX_DEPTH};
         if self.branching.is_empty() {
             return Err("the grid has no branching factor".into());
         }

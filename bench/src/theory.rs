@@ -62,7 +62,7 @@ mod tests {
 
     #[test]
     fn minimal_tree_matches_the_engine() {
-        use cutoff::games::random_tree::{Order, RandomTree};
+        use cutoff::games::perfect::random_tree::{Order, RandomTree};
         for b in 1..=8 {
             for d in 0..=9 {
                 let t = RandomTree::new(b, d, 1, Order::BestFirst).unwrap();

@@ -14,8 +14,8 @@ use crate::measure::{measure, Measured};
 use crate::positions::{connect4_set, control_graphs, random_graph};
 use crate::record::{median, ItemRecord, RunFile};
 use crate::sweep::{run_cell, Grid, Series};
-use cutoff::games::random_tree::{Order, RandomTree};
-use cutoff::games::tictactoe::TicTacToe;
+use cutoff::games::perfect::random_tree::{Order, RandomTree};
+use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game};
 

@@ -3,7 +3,7 @@
 //! 0); unreadable or malformed files are a one-line error (exit 2). The library is checked
 //! directly too, and `merge` and the workload runner on tiny inputs.
 
-use cutoff::games::tictactoe::TicTacToe;
+use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::Algorithm;
 use cutoff_bench::compare::{compare, Options, Problem};
 use cutoff_bench::record::RunFile;

@@ -39,8 +39,8 @@ use std::collections::HashMap;
 pub const KEYED_EXACTLY: [&str; 1] = ["connect4"];
 
 /// The Connect Four book in the binary: every position of at most 4 stones (see
-/// `positions/connect4/book.txt` for the command that made it).
-pub const CONNECT4: &str = include_str!("../../positions/connect4/book.txt");
+/// `cli/assets/book/connect4.txt` for the command that made it).
+pub const CONNECT4: &str = include_str!("../assets/book/connect4.txt");
 
 /// [`CONNECT4`], read once.
 pub fn builtin() -> Result<&'static Book, String> {
@@ -520,7 +520,7 @@ mod tests {
     #[test]
     fn entries_are_checked_against_each_other_by_negamax_in_any_order() {
         let book = Book::parse(CONNECT4).unwrap();
-        let g = cutoff::games::connect4::Connect4::from_moves("").unwrap();
+        let g = cutoff::games::perfect::connect4::Connect4::from_moves("").unwrap();
         let start = book.value(&g, &cutoff::Game::initial(&g)).unwrap();
         let without = CONNECT4.replace(&format!("\n- {start}\n"), "\n");
         assert_ne!(without, CONNECT4);

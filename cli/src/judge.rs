@@ -15,8 +15,8 @@
 //! the board).
 
 use cutoff::game::GameError;
-use cutoff::games::control::{parse_row, Control, MAX_VERTICES};
-use cutoff::games::tictactoe::TicTacToe;
+use cutoff::games::perfect::control::{parse_row, Control, MAX_VERTICES};
+use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::search::{search, Algorithm};
 use std::iter::Peekable;
 

@@ -1,7 +1,7 @@
 //! The result report shared by `solve` and `tree`: aligned `name  value` lines for people,
-//! one JSON object for tools. Every field is typed; docs/commands.md lists them.
+//! one JSON object for tools. Every field is typed; docs/guide/solve.md lists them.
 
-use cutoff::solver::{Outcome, Stop, Verdict};
+use cutoff::solver::{self, Stop, Verdict};
 use cutoff::{Algorithm, Notation, SearchResult, Stats, Value};
 use serde::Serialize;
 
@@ -69,7 +69,7 @@ impl Report {
     pub fn from_outcome<G: Notation>(
         game: &G,
         root: &G::Pos,
-        out: &Outcome<G::Move>,
+        out: &solver::Report<G::Move>,
         depth: Option<usize>,
         scale: i32,
     ) -> Self {

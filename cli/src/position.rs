@@ -21,13 +21,13 @@
 //! assert_eq!(game.visit(Name), "stones: 4 stones left, first player to move");
 //! ```
 
-use cutoff::games::connect4::{Board as Connect4Board, Connect4};
-use cutoff::games::control::{Control, ControlPos};
-use cutoff::games::random_tree::{Order, RandomPos, RandomTree};
-use cutoff::games::sim::{Sim, SimPos, EDGES};
-use cutoff::games::takeaway::{TakeAway, TakePos};
-use cutoff::games::tictactoe::{Board as TicTacToeBoard, TicTacToe};
-use cutoff::games::tree::{Tree, TreePos};
+use cutoff::games::perfect::connect4::{Bitboard as Connect4Board, Connect4};
+use cutoff::games::perfect::control::{Control, ControlPos};
+use cutoff::games::perfect::random_tree::{Order, RandomPos, RandomTree};
+use cutoff::games::perfect::sim::{Sim, SimPos, EDGES};
+use cutoff::games::perfect::takeaway::{TakeAway, TakePos};
+use cutoff::games::perfect::tictactoe::{Board as TicTacToeBoard, TicTacToe};
+use cutoff::games::perfect::tree::{Tree, TreePos};
 use cutoff::multi::MultiAlgorithm;
 use cutoff::{Algorithm, Notation, Player, Value};
 

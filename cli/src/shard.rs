@@ -430,10 +430,10 @@ fn game_from_text(args: &GameArgs, file: &str, bytes: &[u8]) -> Result<AnyGame, 
     })?;
     match args.game {
         GameKind::Tree => Ok(AnyGame::Tree(
-            cutoff::games::tree::Tree::parse(text, args.root).map_err(|e| e.0)?,
+            cutoff::games::perfect::tree::Tree::parse(text, args.root).map_err(|e| e.0)?,
         )),
         GameKind::Control => Ok(AnyGame::Control(Box::new(
-            cutoff::games::control::Control::parse(text).map_err(|e| e.0)?,
+            cutoff::games::perfect::control::Control::parse(text).map_err(|e| e.0)?,
         ))),
         other => Err(format!(
             "a {other} position is not read from a file, yet the header records a file digest"

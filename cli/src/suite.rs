@@ -2,7 +2,7 @@
 //! checked against their expected scores.
 
 use cutoff::game::{Game, Value};
-use cutoff::games::connect4::{Connect4, SuiteLine};
+use cutoff::games::perfect::connect4::{Connect4, SuiteLine};
 use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
 use cutoff::search::{Algorithm, Limits, Searcher};
 use cutoff::solver::AUTO_SERIAL_NODES;

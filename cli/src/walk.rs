@@ -4,27 +4,27 @@
 //! general trees (chance nodes, n players), read off a [`MultiTrace`].
 
 use cutoff::game::{Player, Value};
-use cutoff::games::tree::Tree;
-use cutoff::games::tree_multi::{format_payoffs, format_value, MultiTree};
+use cutoff::games::chance::tree_multi::{format_payoffs, format_value, MultiTree};
+use cutoff::games::perfect::tree::Tree;
 use cutoff::multi::{Cut as MultiCut, MultiAlgorithm, MultiObserver, Payoffs};
 use cutoff::trace::{Event, Trace};
 use std::fmt::Write as _;
 
 /// The kind of cut that pruned a subtree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cut {
+pub enum CutKind {
     /// At a MIN node: its value fell to alpha, the best MAX is already sure of above it.
     Alpha,
     /// At a MAX node: its value rose to beta, the best MIN is already sure of above it.
     Beta,
 }
 
-impl Cut {
+impl CutKind {
     /// "alpha" or "beta".
     pub fn name(self) -> &'static str {
         match self {
-            Cut::Alpha => "alpha",
-            Cut::Beta => "beta",
+            CutKind::Alpha => "alpha",
+            CutKind::Beta => "beta",
         }
     }
 }
@@ -46,7 +46,7 @@ pub struct Prune {
     /// The node that cut off.
     pub parent: u32,
     /// Beta cut at a MAX parent, alpha cut at a MIN parent.
-    pub cut: Cut,
+    pub cut: CutKind,
     /// The bound from MAX's view: beta at a MAX parent, alpha at a MIN parent.
     pub bound: Value,
 }
@@ -137,8 +137,8 @@ impl TreeWalk {
                     parent, mv, bound, ..
                 } => {
                     let (cut, bound) = match parent.side {
-                        Player::First => (Cut::Beta, bound),
-                        Player::Second => (Cut::Alpha, -bound),
+                        Player::First => (CutKind::Beta, bound),
+                        Player::Second => (CutKind::Alpha, -bound),
                     };
                     debug_assert_eq!(tree.parent(mv), Some(parent.node));
                     walk.pruned.push(Prune {

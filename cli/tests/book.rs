@@ -3,7 +3,7 @@
 //! children by negamax, the empty board's seven scores as published, and a sample of its
 //! deepest positions solved again; bad books are one-line errors.
 
-use cutoff::games::connect4::Connect4;
+use cutoff::games::perfect::connect4::Connect4;
 use cutoff::solver::{Solver, Verdict};
 use cutoff::{Game, MoveBuffer, Value};
 use cutoff_cli::book::{self, Book};

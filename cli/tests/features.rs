@@ -90,7 +90,7 @@ fn analyse_connect4_best_move_scores_the_listed_value() {
             .find(|m| m["move"] == best)
             .map(|m| m["value"].as_i64().unwrap());
         assert_eq!(best_value, Some(score), "{moves}");
-        let game = cutoff::games::connect4::Connect4::from_moves(&moves).unwrap();
+        let game = cutoff::games::perfect::connect4::Connect4::from_moves(&moves).unwrap();
         let legal = (0..7).filter(|&c| game.board().can_play(c)).count();
         assert_eq!(values.len(), legal, "{moves}");
     }
@@ -154,8 +154,8 @@ fn analyse_agrees_with_solve_on_every_game() {
         &["stones", "4"],
         &["tictactoe", "X...O...."],
         &["control", "0110/1011/1101/0110"],
-        &["tree", "positions/trees/exercise.tree"],
-        &["tree", "positions/trees/exercise.tree", "--root", "min"],
+        &["tree", "cli/assets/trees/exercise.tree"],
+        &["tree", "cli/assets/trees/exercise.tree", "--root", "min"],
         &["random", "--branching", "3", "--depth", "4", "--seed", "5"],
         &["connect4", "5554224333234511764415115"],
         &["sim", "12 34 15"],
@@ -199,7 +199,7 @@ const MIDGAME: &str = "5554224333234511764415115";
 
 #[test]
 fn play_connect4_shows_the_board_takes_back_and_hints() {
-    let game = cutoff::games::connect4::Connect4::from_moves(MIDGAME).unwrap();
+    let game = cutoff::games::perfect::connect4::Connect4::from_moves(MIDGAME).unwrap();
     use cutoff::Notation;
     let start = game.diagram(&game.board()).unwrap();
     let text = ok(
@@ -304,7 +304,7 @@ fn play_describes_positions_of_games_without_a_diagram() {
         &[
             "play",
             "tree",
-            "positions/trees/exercise.tree",
+            "cli/assets/trees/exercise.tree",
             "--threads",
             "1",
         ],

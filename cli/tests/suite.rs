@@ -1,6 +1,6 @@
 //! The test-set runner: per-position node counts do not depend on the order of the file.
 
-use cutoff::games::connect4::{parse_suite, Connect4, SuiteLine};
+use cutoff::games::perfect::connect4::{parse_suite, Connect4, SuiteLine};
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Searcher};
 use cutoff_cli::suite::{run_suite, SuiteOptions};

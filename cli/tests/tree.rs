@@ -2,12 +2,12 @@
 //! parser's errors, the `cutoff tree` command, and every search against a brute-force minimax
 //! on random trees.
 
-use cutoff::games::tree::{Spec, Tree, MAX_CHILDREN, MAX_DEPTH};
+use cutoff::games::perfect::tree::{Spec, Tree, MAX_CHILDREN, MAX_DEPTH};
 use cutoff::trace::{Event, Trace};
 use cutoff::tt::TranspositionTable;
 use cutoff::Notation;
 use cutoff::{Algorithm, Game, Player, Searcher, Stats, Value};
-use cutoff_cli::walk::{Cut, TreeWalk};
+use cutoff_cli::walk::{CutKind, TreeWalk};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -148,7 +148,7 @@ fn exercise_tree_pruning_searches_evaluate_7_leaves_and_prune_7_8_6_and_1_15() {
 
         // The kinds of cut and their bounds, from MAX's view.
         let walk = TreeWalk::new(&tree, &trace);
-        let cuts: Vec<(String, String, Cut, Value)> = walk
+        let cuts: Vec<(String, String, CutKind, Value)> = walk
             .pruned
             .iter()
             .map(|p| (tree.name(p.node), tree.name(p.parent), p.cut, p.bound))
@@ -157,10 +157,10 @@ fn exercise_tree_pruning_searches_evaluate_7_leaves_and_prune_7_8_6_and_1_15() {
         assert_eq!(
             cuts,
             [
-                expect("1.2.3", "1.2", Cut::Beta, 11),
-                expect("1.2.4", "1.2", Cut::Beta, 11),
-                expect("1.2.5", "1.2", Cut::Beta, 11),
-                expect("2.2", "2", Cut::Alpha, 11),
+                expect("1.2.3", "1.2", CutKind::Beta, 11),
+                expect("1.2.4", "1.2", CutKind::Beta, 11),
+                expect("1.2.5", "1.2", CutKind::Beta, 11),
+                expect("2.2", "2", CutKind::Alpha, 11),
             ],
             "{algo}"
         );
@@ -236,7 +236,7 @@ fn three_children_value_2_prunes_only_the_leaf_8() {
             assert_eq!(pruned, ["3.2"], "{algo}");
             let walk = TreeWalk::new(&tree, &trace);
             assert_eq!(tree.value(walk.pruned[0].node), Some(8));
-            assert_eq!(walk.pruned[0].cut, Cut::Alpha);
+            assert_eq!(walk.pruned[0].cut, CutKind::Alpha);
             assert_eq!(walk.pruned[0].bound, 2);
         } else {
             assert!(pruned.is_empty(), "{algo}");
@@ -340,7 +340,7 @@ fn a_min_root_flips_the_levels() {
     assert!(
         walk.pruned
             .iter()
-            .all(|p| p.cut == Cut::Beta && p.bound == 5),
+            .all(|p| p.cut == CutKind::Beta && p.bound == 5),
         "{walk:?}"
     );
     // With MAX at the root the same leaves fall to alpha cuts at MIN nodes, alpha = 3.
@@ -350,7 +350,7 @@ fn a_min_root_flips_the_levels() {
     assert!(
         walk.pruned
             .iter()
-            .all(|p| p.cut == Cut::Alpha && p.bound == 3),
+            .all(|p| p.cut == CutKind::Alpha && p.bound == 3),
         "{walk:?}"
     );
 }

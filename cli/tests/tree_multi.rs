@@ -3,7 +3,7 @@
 //! command's reports, drawings and errors, and every search against a brute force on random
 //! trees.
 
-use cutoff::games::tree_multi::MultiTree;
+use cutoff::games::chance::tree_multi::MultiTree;
 use cutoff::multi::{self, MultiAlgorithm, MultiGame, MultiLimits, MultiResult};
 use cutoff_cli::walk::{MultiTrace, MultiWalk};
 use std::path::PathBuf;
@@ -12,9 +12,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 const EXPECTI_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../positions/trees/expectiminimax.tree"
+    "/assets/trees/expectiminimax.tree"
 );
-const MAXN_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../positions/trees/maxn3.tree");
+const MAXN_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/trees/maxn3.tree");
 
 /// The course's expectiminimax example (the file's tree, without its comments): MAX, then
 /// chance, then MIN, then leaves.

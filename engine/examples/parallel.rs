@@ -7,13 +7,13 @@
 //! cargo run --release -p cutoff --example parallel -- 4453
 //! ```
 
-use cutoff::games::connect4::Connect4;
-use cutoff::solver::{Outcome, Solver};
+use cutoff::games::perfect::connect4::Connect4;
+use cutoff::solver::{Report, Solver};
 use cutoff::Notation;
 
 /// Solves `game` on `threads` threads with a fresh 64 MiB table (so neither run profits from
 /// the other's) and prints what came back.
-fn solve(game: &Connect4, threads: usize) -> Outcome<u8> {
+fn solve(game: &Connect4, threads: usize) -> Report<u8> {
     let out = Solver::new(game)
         .threads(threads) // 1: the serial search; 2 or more: YBWC over one shared table
         .table_mib(64)

@@ -8,7 +8,7 @@
 //!
 //! A position is the columns played so far, 1 to 7 from the left, as in the `cutoff` command.
 
-use cutoff::games::connect4::Connect4;
+use cutoff::games::perfect::connect4::Connect4;
 use cutoff::solver::{Solver, Verdict};
 use cutoff::Notation;
 

@@ -97,7 +97,7 @@ impl<G: Game> Arena<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tictactoe::TicTacToe;
+    use crate::games::perfect::tictactoe::TicTacToe;
 
     #[test]
     fn lines_are_built_in_place_without_reallocating() {

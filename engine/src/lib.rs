@@ -1,21 +1,46 @@
-//! cutoff: a game-tree search engine for two-player, zero-sum, perfect-information games.
+//! cutoff: a game-tree search engine for two-player, zero-sum, perfect-information games,
+//! with a second model for chance nodes and more than two players, and CFR for imperfect
+//! information.
 //!
-//! - [`game`]: the [`Game`] trait every game implements, with inline move lists, and
-//!   [`Notation`], how a front end names a game and writes its moves.
-//! - [`search`](mod@search): the serial searches (minimax, negamax, alpha-beta, VEB, AB, PVS, MTD(f), the
-//!   null-window solver, iterative deepening).
-//! - [`parallel`]: Young Brothers Wait, Lazy SMP and root splitting over one shared table.
+//! # Solve a position
+//!
+//! ```
+//! use cutoff::games::perfect::connect4::Connect4;
+//! use cutoff::solver::Solver;
+//!
+//! let game = Connect4::from_moves("4453").expect("a legal position");
+//! let report = Solver::new(&game).table_mib(16).run().expect("the search runs");
+//! println!("{:?}, best move {:?}", report.verdict, report.best_move);
+//! ```
+//!
+//! [`Solver`](solver::Solver) is the way into every two-player search: it picks serial or
+//! parallel, checks its settings, honours time and node budgets and a stop flag, and says what
+//! its value is ([`Verdict`](solver::Verdict): exact, depth-limited, or only bounded).
+//!
+//! # Where things are
+//!
+//! - [`game`]: the [`Game`] trait every two-player game implements, its knowledge hooks, and
+//!   [`Notation`] (how a front end names a game and writes its moves).
+//! - [`games`]: the games, grouped by model: [`games::perfect`] (the [`Game`] model: Connect
+//!   Four, tic-tac-toe, Sim, the control game, take-away games, hand-written and random
+//!   trees), [`games::chance`] (the [`multi::MultiGame`] model: Pig, random trees with chance
+//!   nodes, general tree files), [`games::imperfect`] (the [`cfr::Extensive`] model: Kuhn,
+//!   Leduc).
+//! - [`solver`]: [`Solver`](solver::Solver), one builder for any two-player search.
+//! - [`search`](mod@search): the serial searches, one file each (minimax, negamax,
+//!   alpha-beta, VEB, AB, PVS, MTD(f), the null-window solver, iterative deepening) and the one
+//!   node routine (`search/pvs.rs`) that the table-driven searches share, serial or parallel.
+//! - [`parallel`]: YBWC, ABDADA, Lazy SMP and root splitting: policies of that node routine.
 //! - [`tt`]: the lock-free transposition table; [`ordering`]: move ordering.
-//! - [`games`]: the games: take-away games, tic-tac-toe, the control game, Sim, Connect Four,
-//!   hand-written trees and uniform random trees.
 //! - [`trace`]: recording the order in which a search settles values and what it prunes.
-//! - [`multi`]: games with chance nodes or more than two players (the [`multi::MultiGame`]
-//!   model beside [`Game`]): expectiminimax, Star1, Star2, max^n, paranoid, best-reply search.
+//! - [`multi`]: games with chance nodes or more than two players: expectiminimax, Star1,
+//!   Star2, max^n, paranoid, best-reply search.
 //! - [`cfr`]: games of imperfect information, solved by counterfactual regret minimisation.
+//! - [`rng`]: the one seeded generator every seed and hash key uses.
 //!
-//! The `cutoff` command and the application code (judge formats, test-set runner, tree
-//! walk-throughs) live in the `cutoff-cli` crate, so this library pulls in no command-line or
-//! terminal dependency.
+//! The `cutoff` command and the application code (judge formats, test-set runner, books,
+//! split files, the web server) live in the `cutoff-cli` crate, so this library pulls in no
+//! command-line or terminal dependency. The book in `docs/` explains the design.
 
 #![deny(missing_docs)]
 
@@ -40,3 +65,9 @@ pub use search::{search, Algorithm, SearchResult, Searcher, Stats};
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The book's Rust blocks (`docs/design/game-models.md`), compiled and run as doc-tests, so
+/// that its example stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/design/game-models.md")]
+pub struct BookGameModelsDoctests;

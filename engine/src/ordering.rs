@@ -226,7 +226,7 @@ impl MoveOrdering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::connect4::Connect4;
+    use crate::games::perfect::connect4::Connect4;
 
     #[test]
     fn the_table_and_hint_shortcut_orders_as_the_general_sort() {

@@ -1,10 +1,10 @@
 //! One way to run a search, serial or parallel: [`Solver`] gathers the settings (algorithm,
 //! depth, table, threads, budgets, stop flag, progress), checks them, picks serial or
-//! parallel and returns one [`Outcome`] that says what the value is: exact, limited by a
+//! parallel and returns one [`Report`] that says what the value is: exact, limited by a
 //! depth, or only bounded because the search was stopped.
 //!
 //! ```
-//! use cutoff::games::connect4::Connect4;
+//! use cutoff::games::perfect::connect4::Connect4;
 //! use cutoff::solver::{Solver, Verdict};
 //!
 //! let game = Connect4::from_moves("4453").unwrap();
@@ -43,7 +43,7 @@ pub enum Threads {
     Exactly(usize),
 }
 
-/// What the value of an [`Outcome`] is.
+/// What the value of an [`Report`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// The game-theoretic value of the position (its sign only, for a weak solve).
@@ -92,7 +92,7 @@ pub enum Stop {
 
 /// The outcome of a [`Solver`] run.
 #[derive(Clone, Debug)]
-pub struct Outcome<M> {
+pub struct Report<M> {
     /// What the value is.
     pub verdict: Verdict,
     /// The best root move found (`None` at a terminal root, or when nothing finished).
@@ -288,7 +288,7 @@ impl<'a, G: Game> Solver<'a, G> {
     }
 
     /// Runs the search.
-    pub fn run(self) -> Result<Outcome<G::Move>, SolveError> {
+    pub fn run(self) -> Result<Report<G::Move>, SolveError> {
         let budget = self.time.is_some() || self.nodes.is_some();
         let algo = if budget {
             Algorithm::Pvs
@@ -349,7 +349,7 @@ impl<'a, G: Game> Solver<'a, G> {
             depth: self.depth,
             ..self.parallel
         };
-        let mut out = Outcome {
+        let mut out = Report {
             verdict: Verdict::Bounds { lo: 0, hi: 0 },
             best_move: None,
             pv: Vec::new(),

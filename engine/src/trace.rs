@@ -114,11 +114,6 @@ impl<G: Game> Trace<G> {
         &self.events
     }
 
-    /// Hands the events over.
-    pub fn into_events(self) -> Vec<Event<G>> {
-        self.events
-    }
-
     /// Forgets every event (to reuse the trace for another run).
     pub fn clear(&mut self) {
         self.events.clear();

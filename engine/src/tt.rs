@@ -3,7 +3,7 @@
 //! The table is a power-of-two number of 32-byte clusters of two entries, aligned so that a
 //! cluster never straddles a cache line: a probe or a store reads one line. (Four ways in
 //! 64-byte clusters found the same positions, within 0.3% of the nodes, for 3.6% more
-//! instructions in the ways' scans; see docs/parallel.md.) An entry is two `AtomicU64` words read
+//! instructions in the ways' scans; see docs/measurements/connect4-knowledge.md.) An entry is two `AtomicU64` words read
 //! and written with relaxed atomics: no locks, and no racy non-atomic access anywhere.
 //!
 //! Entries are kept the lockless-hashing way (Hyatt and Mann): word 0 holds `key ^ data`,
@@ -305,7 +305,7 @@ impl Clusters {
     /// `n` empty clusters. Tables of 2 MiB and more are aligned to 2 MiB and, on Linux, asked
     /// to live in transparent huge pages before any page is touched: every probe lands on a
     /// random cluster, and with 4 KiB pages nearly every probe also misses the TLB (see the
-    /// docs/parallel.md for the measured gain). `None` when the memory cannot be had: the caller
+    /// docs/measurements/connect4-test-sets.md for the measured gain). `None` when the memory cannot be had: the caller
     /// reports it, nothing aborts.
     fn zeroed(n: usize) -> Option<Clusters> {
         let size = n.checked_mul(std::mem::size_of::<Cluster>())?;

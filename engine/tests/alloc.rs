@@ -4,8 +4,8 @@
 //! The counter is per thread (the test harness runs other tests on other threads at the same
 //! time) and lives in a `const`-initialised thread-local `Cell`, so counting never allocates.
 
-use cutoff::games::random_tree::{Order, RandomTree};
-use cutoff::games::tictactoe::TicTacToe;
+use cutoff::games::perfect::random_tree::{Order, RandomTree};
+use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Searcher};
 

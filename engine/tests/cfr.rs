@@ -4,11 +4,11 @@
 
 use cutoff::cfr::tree::{CHANCE, TERMINAL};
 use cutoff::cfr::{
-    best_response, expected_values, exploitability, nash_conv, Extensive, Params, Solver, Tree,
-    TreeError, Variant,
+    best_response, expected_values, exploitability, nash_conv, Cfr, Extensive, ExtensiveTree,
+    Params, TreeError, Variant,
 };
-use cutoff::games::kuhn::Kuhn;
-use cutoff::games::leduc::Leduc;
+use cutoff::games::imperfect::kuhn::Kuhn;
+use cutoff::games::imperfect::leduc::Leduc;
 use cutoff::multi::Turn;
 use cutoff::rng::SplitMix64;
 
@@ -18,12 +18,12 @@ const KUHN_VALUE: f64 = -1.0 / 18.0;
 /// Leduc hold'em's value for the first player.
 const LEDUC_VALUE: f64 = -0.085606424078;
 
-fn kuhn() -> Tree {
-    Tree::build(&Kuhn).expect("Kuhn builds")
+fn kuhn() -> ExtensiveTree {
+    ExtensiveTree::build(&Kuhn).expect("Kuhn builds")
 }
 
-fn leduc() -> Tree {
-    Tree::build(&Leduc).expect("Leduc builds")
+fn leduc() -> ExtensiveTree {
+    ExtensiveTree::build(&Leduc).expect("Leduc builds")
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -150,7 +150,7 @@ fn trees_are_consistent() {
 }
 
 /// Plays `actions` (outcome or action numbers) from the root of Leduc.
-fn leduc_line(actions: &[usize]) -> cutoff::games::leduc::LeducState {
+fn leduc_line(actions: &[usize]) -> cutoff::games::imperfect::leduc::LeducState {
     let g = Leduc;
     actions.iter().fold(g.root(), |s, &a| g.play(&s, a))
 }
@@ -252,15 +252,15 @@ impl Extensive for Broken {
 #[test]
 fn the_builder_rejects_broken_games() {
     assert!(matches!(
-        Tree::build(&Broken(0)),
+        ExtensiveTree::build(&Broken(0)),
         Err(TreeError::NotPerfectRecall(_))
     ));
     assert!(matches!(
-        Tree::build(&Broken(1)),
+        ExtensiveTree::build(&Broken(1)),
         Err(TreeError::Inconsistent(_))
     ));
     assert!(matches!(
-        Tree::build(&Broken(2)),
+        ExtensiveTree::build(&Broken(2)),
         Err(TreeError::BadChance(_))
     ));
 }
@@ -270,7 +270,7 @@ fn the_builder_rejects_broken_games() {
 
 /// Kuhn poker's equilibrium with the first player bluffing the jack with probability `alpha`
 /// (0 to 1/3), by information set: the probability of betting (or calling).
-fn kuhn_equilibrium(t: &Tree, alpha: f64) -> Vec<f64> {
+fn kuhn_equilibrium(t: &ExtensiveTree, alpha: f64) -> Vec<f64> {
     let bet = [
         ("J", alpha),
         ("Q", 0.0),
@@ -323,7 +323,7 @@ fn nash_conv_of_the_uniform_strategy() {
 
 /// A random profile: each set's probabilities drawn with splitmix64 and normalised, some of
 /// them exactly 0.
-fn random_profile(t: &Tree, g: &mut SplitMix64) -> Vec<f64> {
+fn random_profile(t: &ExtensiveTree, g: &mut SplitMix64) -> Vec<f64> {
     let mut s = vec![0.0; t.slots()];
     for set in t.infosets() {
         let f = set.first_slot as usize;
@@ -427,7 +427,7 @@ fn exploitability_matches_the_published_table() {
     let (k, l) = (kuhn(), leduc());
     for (game, params, row) in PUBLISHED {
         let t = if game == "kuhn" { &k } else { &l };
-        let mut cfr = Solver::new(t, params);
+        let mut cfr = Cfr::new(t, params);
         let mut avg = vec![0.0; t.slots()];
         for (iterations, printed) in [1, 10, 100, 1000].into_iter().zip(row) {
             cfr.run(iterations - cfr.iterations());
@@ -456,7 +456,7 @@ fn the_table_check_is_strict() {
 /// A plain recursive CFR in the style of OpenSpiel's Python `CFRSolver`: per history,
 /// `regret += cf_reach * (child - value)` straight into the cumulative regret, depth first.
 struct Reference<'t> {
-    tree: &'t Tree,
+    tree: &'t ExtensiveTree,
     plus: bool,
     linear: bool,
     t: u64,
@@ -466,7 +466,7 @@ struct Reference<'t> {
 }
 
 impl<'t> Reference<'t> {
-    fn new(tree: &'t Tree, plus: bool, linear: bool) -> Self {
+    fn new(tree: &'t ExtensiveTree, plus: bool, linear: bool) -> Self {
         Reference {
             tree,
             plus,
@@ -571,7 +571,7 @@ fn the_flat_solver_does_the_arithmetic_of_a_recursive_cfr() {
     // Same regrets bit for bit, so the same strategies, for CFR and CFR+.
     for t in [kuhn(), leduc()] {
         for (params, plus) in [(Params::VANILLA, false), (Params::PLUS, true)] {
-            let mut flat = Solver::new(&t, params);
+            let mut flat = Cfr::new(&t, params);
             let mut rec = Reference::new(&t, plus, plus);
             for _ in 0..150 {
                 flat.iterate();
@@ -592,7 +592,7 @@ fn every_variant_converges_to_the_game_values() {
     for (t, value, iterations) in [(&k, KUHN_VALUE, 1000), (&l, LEDUC_VALUE, 1000)] {
         let mut last = f64::INFINITY;
         for v in Variant::ALL {
-            let mut cfr = Solver::new(t, v.params());
+            let mut cfr = Cfr::new(t, v.params());
             let mut e = Vec::new();
             for n in [10, 100, iterations] {
                 cfr.run(n - cfr.iterations());
@@ -639,7 +639,7 @@ fn every_variant_converges_to_the_game_values() {
 fn vanilla_cfr_gets_within_1e_3_of_the_values() {
     // Kuhn after 1000 iterations; Leduc, slower, after 3000.
     for (t, value, iterations) in [(kuhn(), KUHN_VALUE, 1000), (leduc(), LEDUC_VALUE, 3000)] {
-        let mut cfr = Solver::new(&t, Params::VANILLA);
+        let mut cfr = Cfr::new(&t, Params::VANILLA);
         cfr.run(iterations);
         let ev = expected_values(&t, &cfr.average_strategy())[0];
         assert!((ev - value).abs() < 1e-3, "{}: {ev}", t.name());
@@ -650,7 +650,7 @@ fn vanilla_cfr_gets_within_1e_3_of_the_values() {
 fn strategies_are_distributions() {
     let t = leduc();
     for v in Variant::ALL {
-        let mut cfr = Solver::new(&t, v.params());
+        let mut cfr = Cfr::new(&t, v.params());
         cfr.run(50);
         let avg = cfr.average_strategy();
         for s in [cfr.current_strategy(), &avg[..]] {
@@ -682,7 +682,7 @@ fn iterations_allocate_nothing() {
     assert_eq!(n, 1, "the counter counts");
     let t = leduc();
     for v in Variant::ALL {
-        let mut cfr = Solver::new(&t, v.params());
+        let mut cfr = Cfr::new(&t, v.params());
         let mut avg = vec![0.0; t.slots()];
         let (_, n) = counted(|| {
             cfr.run(20);
@@ -699,7 +699,7 @@ fn best_responses_to_converged_strategies_pin_the_published_values() {
     // inside a narrow bracket. (Kuhn's value is checked exactly on its analytic equilibria
     // above.)
     let (t, value) = (leduc(), LEDUC_VALUE);
-    let mut cfr = Solver::new(&t, Params::DISCOUNTED);
+    let mut cfr = Cfr::new(&t, Params::DISCOUNTED);
     cfr.run(10_000);
     let avg = cfr.average_strategy();
     let hi = best_response(&t, &avg, 0).value;

@@ -2,26 +2,26 @@
 //! resumed for 100 more equals the 200-iteration run that was never stopped, bit for bit;
 //! and states that do not fit are refused.
 
-use cutoff::cfr::state::{SolverState, StateError};
-use cutoff::cfr::{Solver, Tree, Variant};
-use cutoff::games::kuhn::Kuhn;
-use cutoff::games::leduc::Leduc;
+use cutoff::cfr::state::{CfrState, StateError};
+use cutoff::cfr::{Cfr, ExtensiveTree, Variant};
+use cutoff::games::imperfect::kuhn::Kuhn;
+use cutoff::games::imperfect::leduc::Leduc;
 
 fn bits(xs: &[f64]) -> Vec<u64> {
     xs.iter().map(|x| x.to_bits()).collect()
 }
 
-fn resumed_equals_straight(tree: &Tree) {
+fn resumed_equals_straight(tree: &ExtensiveTree) {
     for v in Variant::ALL {
-        let mut straight = Solver::new(tree, v.params());
+        let mut straight = Cfr::new(tree, v.params());
         straight.run(200);
-        let mut first = Solver::new(tree, v.params());
+        let mut first = Cfr::new(tree, v.params());
         first.run(100);
         let text = first.state().to_text();
         drop(first);
-        let state = SolverState::from_text(&text).expect("reads back");
+        let state = CfrState::from_text(&text).expect("reads back");
         assert_eq!(state.algo, v.name());
-        let mut resumed = Solver::from_state(tree, &state).expect("fits the tree");
+        let mut resumed = Cfr::from_state(tree, &state).expect("fits the tree");
         assert_eq!(resumed.iterations(), 100);
         resumed.run(100);
         assert_eq!(resumed.iterations(), 200);
@@ -43,39 +43,39 @@ fn resumed_equals_straight(tree: &Tree) {
 
 #[test]
 fn kuhn_resumed_run_equals_the_straight_run() {
-    resumed_equals_straight(&Tree::build(&Kuhn).unwrap());
+    resumed_equals_straight(&ExtensiveTree::build(&Kuhn).unwrap());
 }
 
 #[test]
 fn leduc_resumed_run_equals_the_straight_run() {
-    resumed_equals_straight(&Tree::build(&Leduc).unwrap());
+    resumed_equals_straight(&ExtensiveTree::build(&Leduc).unwrap());
 }
 
 #[test]
 fn text_round_trips_every_bit() {
-    let tree = Tree::build(&Kuhn).unwrap();
-    let mut s = Solver::new(&tree, Variant::Discounted.params());
+    let tree = ExtensiveTree::build(&Kuhn).unwrap();
+    let mut s = Cfr::new(&tree, Variant::Discounted.params());
     s.run(37);
     let state = s.state();
-    assert_eq!(SolverState::from_text(&state.to_text()).unwrap(), state);
+    assert_eq!(CfrState::from_text(&state.to_text()).unwrap(), state);
 }
 
 #[test]
 fn states_that_do_not_fit_are_refused() {
-    let kuhn = Tree::build(&Kuhn).unwrap();
-    let leduc = Tree::build(&Leduc).unwrap();
-    let mut s = Solver::new(&kuhn, Variant::Plus.params());
+    let kuhn = ExtensiveTree::build(&Kuhn).unwrap();
+    let leduc = ExtensiveTree::build(&Leduc).unwrap();
+    let mut s = Cfr::new(&kuhn, Variant::Plus.params());
     s.run(3);
     let state = s.state();
     // Another game.
-    let e = Solver::from_state(&leduc, &state).unwrap_err();
+    let e = Cfr::from_state(&leduc, &state).unwrap_err();
     assert!(matches!(e, StateError::WrongGame { .. }), "{e}");
     assert_eq!(e.to_string(), "the saved state is of game kuhn, not leduc");
     // Same name, another tree.
     let mut other = state.clone();
     other.fingerprint.keys ^= 1;
     assert_eq!(
-        Solver::from_state(&kuhn, &other).unwrap_err(),
+        Cfr::from_state(&kuhn, &other).unwrap_err(),
         StateError::WrongTree
     );
     // Not a state at all, or a damaged one.
@@ -91,7 +91,7 @@ fn states_that_do_not_fit_are_refused() {
             .join("\n"),
         state.to_text().replacen(" 3f", " zz", 1),
     ] {
-        let e = SolverState::from_text(&text).unwrap_err();
+        let e = CfrState::from_text(&text).unwrap_err();
         assert!(matches!(e, StateError::NotAState(_)), "{e}");
         assert!(!e.to_string().contains('\n'));
     }
@@ -99,17 +99,17 @@ fn states_that_do_not_fit_are_refused() {
 
 #[test]
 fn states_with_impossible_numbers_are_refused() {
-    let tree = Tree::build(&Kuhn).unwrap();
-    let mut s = Solver::new(&tree, Variant::Discounted.params());
+    let tree = ExtensiveTree::build(&Kuhn).unwrap();
+    let mut s = Cfr::new(&tree, Variant::Discounted.params());
     s.run(50);
     let good = s.state();
     assert_eq!(good.check(&tree), Ok(()));
-    let refused = |edit: &dyn Fn(&mut SolverState), what: &str| {
+    let refused = |edit: &dyn Fn(&mut CfrState), what: &str| {
         let mut bad = good.clone();
         edit(&mut bad);
         // Through the text too: the reader keeps every bit, so the check sees the same.
-        let bad = SolverState::from_text(&bad.to_text()).unwrap();
-        match Solver::from_state(&tree, &bad) {
+        let bad = CfrState::from_text(&bad.to_text()).unwrap();
+        match Cfr::from_state(&tree, &bad) {
             Err(StateError::BadValues(why)) => assert!(why.contains(what), "{why}"),
             Err(e) => panic!("{what}: {e}"),
             Ok(_) => panic!("{what}: accepted"),

@@ -2,11 +2,11 @@
 //! expectiminimax on thousands of random chance trees, for any window.
 
 use cutoff::game::{MoveBuffer, MoveList};
-use cutoff::games::pig::Pig;
+use cutoff::games::chance::pig::Pig;
 use cutoff::multi::star::star_window;
 use cutoff::multi::{
-    search, BoundsTable, Ctx, MultiAlgorithm, MultiGame, MultiLimits, NoMultiObserver, Outcome,
-    Outcomes, Payoffs, Turn,
+    search, BoundsTable, ChanceOutcome, Ctx, MultiAlgorithm, MultiGame, MultiLimits,
+    NoMultiObserver, Outcomes, Payoffs, Turn,
 };
 use cutoff::rng::SplitMix64;
 
@@ -286,7 +286,7 @@ impl MultiGame for ChanceTree {
         out.clear();
         if let TNode::Chance(kids) = &self.nodes[*pos] {
             for &(k, prob) in kids {
-                out.push(Outcome { mv: k, prob });
+                out.push(ChanceOutcome { mv: k, prob });
             }
         }
     }

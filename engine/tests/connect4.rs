@@ -2,8 +2,8 @@
 //! the mirrored table key and the searches that use them.
 
 use cutoff::game::Knowledge;
-use cutoff::games::connect4::{parse_suite, SuiteLine};
-use cutoff::games::connect4::{Board, Connect4, MAX_SCORE, MIN_SCORE};
+use cutoff::games::perfect::connect4::{parse_suite, SuiteLine};
+use cutoff::games::perfect::connect4::{Bitboard, Connect4, MAX_SCORE, MIN_SCORE};
 use cutoff::tt::TranspositionTable;
 use cutoff::{search, Algorithm, Game, MoveBuffer, Searcher};
 
@@ -84,13 +84,13 @@ fn analysis_agrees_with_every_published_score() {
 }
 
 /// Positions near the end, reached by random play from the test sets' positions.
-fn late_positions(count: usize) -> Vec<Board> {
+fn late_positions(count: usize) -> Vec<Bitboard> {
     late_positions_at(count, 30, 0x2545_F491_4F6C_DD1D)
 }
 
 /// `count` positions with `stones` stones and the game not over, reached by random play
 /// (from `seed`) from the Middle-Easy positions.
-fn late_positions_at(count: usize, stones: u32, mut seed: u64) -> Vec<Board> {
+fn late_positions_at(count: usize, stones: u32, mut seed: u64) -> Vec<Bitboard> {
     let game = Connect4::new();
     let mut out = Vec::new();
     for l in set("middle-easy").iter().cycle() {
@@ -152,7 +152,7 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
     // playable cells on even rows go to the first player): checked against plain alpha-beta,
     // which knows nothing of Connect Four, on every position where it bounds the value.
     let game = Connect4::new();
-    let even_rows = cutoff::games::connect4::BOTTOM * 0b101010;
+    let even_rows = cutoff::games::perfect::connect4::BOTTOM * 0b101010;
     let (mut odd_columns, mut losses) = (0, 0);
     for stones in [24, 26, 28] {
         for pos in late_positions_at(3000, stones, cutoff::rng::GOLDEN ^ stones as u64) {

@@ -2,9 +2,9 @@
 //! board reader, and the control game against a brute-force oracle (generic searches and the
 //! Sprague-Grundy solver alike).
 
-use cutoff::games::control::{Control, ControlPos};
-use cutoff::games::takeaway::{TakeAway, MAX_ITEMS};
-use cutoff::games::tictactoe::{Board, TicTacToe};
+use cutoff::games::perfect::control::{Control, ControlPos};
+use cutoff::games::perfect::takeaway::{TakeAway, MAX_ITEMS};
+use cutoff::games::perfect::tictactoe::{Board, TicTacToe};
 use cutoff::tt::TranspositionTable;
 use cutoff::Notation;
 use cutoff::{Algorithm, Game, GameError, Player, SearchResult, Searcher, Value};

@@ -2,11 +2,11 @@
 //! position is an error, and every error quotes its token cut short and escaped.
 
 use cutoff::game::{quote, QUOTE_BYTES};
-use cutoff::games::connect4::{parse_suite, Connect4};
-use cutoff::games::random_tree::{Order, RandomTree};
-use cutoff::games::sim::Sim;
-use cutoff::games::tictactoe::TicTacToe;
-use cutoff::games::tree::Tree;
+use cutoff::games::perfect::connect4::{parse_suite, Connect4};
+use cutoff::games::perfect::random_tree::{Order, RandomTree};
+use cutoff::games::perfect::sim::Sim;
+use cutoff::games::perfect::tictactoe::TicTacToe;
+use cutoff::games::perfect::tree::Tree;
 use cutoff::{Game, Notation, Player};
 
 /// Checks an error message: one line, short, no control characters, mentioning `mentions`.

@@ -3,9 +3,9 @@
 //! moves and lines, and the facts the theory is built on (parity of lone vertices, the mirror
 //! strategy on grids, the take-away closed forms).
 
-use cutoff::games::control::{Control, ControlPos};
-use cutoff::games::takeaway::{TakeAway, MAX_ITEMS};
-use cutoff::games::tictactoe::TicTacToe;
+use cutoff::games::perfect::control::{Control, ControlPos};
+use cutoff::games::perfect::takeaway::{TakeAway, MAX_ITEMS};
+use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::search::theory::theory;
 use cutoff::{Algorithm, Game, MoveBuffer, Player, Searcher, Value};
 

@@ -1,10 +1,10 @@
 //! External-sampling MCCFR: the exploitability targets on Kuhn and Leduc,
 //! reproducibility across runs, thread counts and index maps, and saving and resuming.
 
-use cutoff::cfr::mccfr::{IndexKind, Mccfr, MccfrState, StateError, Weighting};
-use cutoff::cfr::{nash_conv, Extensive, Tree};
-use cutoff::games::kuhn::Kuhn;
-use cutoff::games::leduc::Leduc;
+use cutoff::cfr::mccfr::{Mccfr, MccfrState, MccfrStateError, Weighting};
+use cutoff::cfr::{nash_conv, Extensive, ExtensiveTree};
+use cutoff::games::imperfect::kuhn::Kuhn;
+use cutoff::games::imperfect::leduc::Leduc;
 
 /// The NashConv after `iterations` of `m` for each seed of `seeds`, sorted.
 fn nash_convs<G: Extensive + Sync + Send + Clone>(
@@ -13,7 +13,7 @@ fn nash_convs<G: Extensive + Sync + Send + Clone>(
     iterations: u64,
     make: impl Fn(Mccfr<G>) -> Mccfr<G>,
 ) -> Vec<f64> {
-    let tree = Tree::build(game).unwrap();
+    let tree = ExtensiveTree::build(game).unwrap();
     let mut v: Vec<f64> = seeds
         .map(|seed| {
             let mut m = make(Mccfr::new(game.clone(), seed, 1));
@@ -83,7 +83,7 @@ fn each_variance_reduction_lowers_the_noise() {
 #[test]
 fn every_variance_reduction_converges() {
     // A biased estimate would stall short of equilibrium; each setting goes on converging.
-    let tree = Tree::build(&Kuhn).unwrap();
+    let tree = ExtensiveTree::build(&Kuhn).unwrap();
     for (stratify, baseline) in [
         (false, None),
         (true, None),
@@ -128,7 +128,7 @@ fn the_textbook_algorithm_comes_close() {
 
 #[test]
 fn more_iterations_do_better() {
-    let tree = Tree::build(&Kuhn).unwrap();
+    let tree = ExtensiveTree::build(&Kuhn).unwrap();
     let mut m = Mccfr::new(Kuhn, 9, 1);
     m.run(100);
     let early = nash_conv(&tree, &m.average_strategy_for(&tree));
@@ -137,29 +137,29 @@ fn more_iterations_do_better() {
     assert!(late < early && late < 0.02, "{early} then {late}");
 }
 
-fn leduc_run(seed: u64, threads: usize, kind: IndexKind, iterations: u64) -> Mccfr<Leduc> {
-    let mut m = Mccfr::new(Leduc, seed, threads).with_index(kind);
+fn leduc_run(seed: u64, threads: usize, iterations: u64) -> Mccfr<Leduc> {
+    let mut m = Mccfr::new(Leduc, seed, threads);
     m.run(iterations);
     m
 }
 
 #[test]
 fn the_same_seed_gives_the_same_strategy() {
-    let tree = Tree::build(&Leduc).unwrap();
-    let a = leduc_run(11, 1, IndexKind::DEFAULT, 200);
-    let b = leduc_run(11, 1, IndexKind::DEFAULT, 200);
+    let tree = ExtensiveTree::build(&Leduc).unwrap();
+    let a = leduc_run(11, 1, 200);
+    let b = leduc_run(11, 1, 200);
     assert_eq!(a.average_strategy_for(&tree), b.average_strategy_for(&tree));
     assert_eq!(a.state(), b.state());
-    let c = leduc_run(12, 1, IndexKind::DEFAULT, 200);
+    let c = leduc_run(12, 1, 200);
     assert_ne!(a.state().regrets, c.state().regrets);
 }
 
 #[test]
 fn one_and_two_threads_give_bit_identical_regrets() {
-    let tree = Tree::build(&Leduc).unwrap();
-    let one = leduc_run(21, 1, IndexKind::DEFAULT, 300);
-    let two = leduc_run(21, 2, IndexKind::DEFAULT, 300);
-    let three = leduc_run(21, 3, IndexKind::DEFAULT, 300);
+    let tree = ExtensiveTree::build(&Leduc).unwrap();
+    let one = leduc_run(21, 1, 300);
+    let two = leduc_run(21, 2, 300);
+    let three = leduc_run(21, 3, 300);
     let s1 = one.state();
     // `assert_eq!` on `f64` vectors is exact: bit-identical up to the sign of zero.
     let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
@@ -176,18 +176,6 @@ fn one_and_two_threads_give_bit_identical_regrets() {
 }
 
 #[test]
-fn every_index_map_gives_the_same_result() {
-    let base = leduc_run(31, 2, IndexKind::Mutex, 200).state();
-    for kind in IndexKind::ALL {
-        for threads in [1, 2] {
-            let m = leduc_run(31, threads, kind, 200);
-            assert_eq!(m.index_kind(), kind);
-            assert_eq!(m.state(), base, "{kind:?} on {threads} threads");
-        }
-    }
-}
-
-#[test]
 fn a_saved_state_resumes_exactly() {
     for threads in [1, 2] {
         let mut whole = Mccfr::new(Leduc, 41, threads);
@@ -200,7 +188,7 @@ fn a_saved_state_resumes_exactly() {
         assert_eq!(resumed.iterations(), 160);
         resumed.run(160);
         assert_eq!(resumed.state(), whole.state());
-        let tree = Tree::build(&Leduc).unwrap();
+        let tree = ExtensiveTree::build(&Leduc).unwrap();
         assert_eq!(
             resumed.average_strategy_for(&tree),
             whole.average_strategy_for(&tree)
@@ -215,25 +203,25 @@ fn a_state_of_another_game_or_malformed_is_refused() {
     let s = m.state();
     assert!(matches!(
         Mccfr::from_state(Leduc, s.clone(), 1),
-        Err(StateError::Game(_))
+        Err(MccfrStateError::Game(_))
     ));
     let mut bad = s.clone();
     bad.regrets.pop();
     assert_eq!(
         Mccfr::from_state(Kuhn, bad, 1).err(),
-        Some(StateError::Slots)
+        Some(MccfrStateError::Slots)
     );
     let mut bad = s.clone();
     bad.baselines.push((u32::MAX, 1.0));
     assert_eq!(
         Mccfr::from_state(Kuhn, bad, 1).err(),
-        Some(StateError::Baseline)
+        Some(MccfrStateError::Baseline)
     );
     let mut bad = s.clone();
     bad.batch = cutoff::cfr::mccfr::MAX_BATCH + 1;
     assert_eq!(
         Mccfr::from_state(Kuhn, bad, 1).err(),
-        Some(StateError::Batch)
+        Some(MccfrStateError::Batch)
     );
     for (regret, average) in [(f64::NAN, 0.0), (f64::INFINITY, 0.0), (0.0, -1.0)] {
         let mut bad = s.clone();
@@ -241,36 +229,42 @@ fn a_state_of_another_game_or_malformed_is_refused() {
         bad.averages[1] = average;
         assert_eq!(
             Mccfr::from_state(Kuhn, bad, 1).err(),
-            Some(StateError::Values)
+            Some(MccfrStateError::Values)
         );
     }
     // The action counts are checked against the game's tree.
-    let tree = Tree::build(&Kuhn).unwrap();
+    let tree = ExtensiveTree::build(&Kuhn).unwrap();
     assert_eq!(s.matches(&tree), Ok(()));
     let mut bad = s.clone();
     bad.infosets[0].actions = 3;
-    assert!(matches!(bad.matches(&tree), Err(StateError::Actions(_))));
+    assert!(matches!(
+        bad.matches(&tree),
+        Err(MccfrStateError::Actions(_))
+    ));
     let mut bad = s.clone();
     bad.infosets[0].key = "no such set".into();
-    assert!(matches!(bad.matches(&tree), Err(StateError::Actions(_))));
+    assert!(matches!(
+        bad.matches(&tree),
+        Err(MccfrStateError::Actions(_))
+    ));
     let mut bad = s.clone();
     bad.baseline = Some(2.0);
     assert_eq!(
         Mccfr::from_state(Kuhn, bad, 1).err(),
-        Some(StateError::Baseline)
+        Some(MccfrStateError::Baseline)
     );
     let mut bad = s;
     let dup = bad.infosets[0].clone();
     bad.infosets.push(dup);
     assert_eq!(
         Mccfr::from_state(Kuhn, bad, 1).err(),
-        Some(StateError::Infosets)
+        Some(MccfrStateError::Infosets)
     );
 }
 
 #[test]
 fn unseen_information_sets_are_uniform() {
-    let tree = Tree::build(&Leduc).unwrap();
+    let tree = ExtensiveTree::build(&Leduc).unwrap();
     let m = Mccfr::new(Leduc, 1, 1);
     assert_eq!(m.average_strategy_for(&tree), tree.uniform_strategy());
     assert_eq!(m.average_of("K1:"), None);

@@ -6,10 +6,10 @@
 //! The random trees keep their arithmetic exact (small integer payoffs, probabilities that are
 //! multiples of 1/8), so "equal" below means bit for bit.
 
-use cutoff::games::pig::{Pig, PigPos};
+use cutoff::games::chance::pig::{Pig, PigPos};
 use cutoff::multi::{
-    search, search_observed, Cut, MultiAlgorithm, MultiGame, MultiLimits, MultiObserver,
-    MultiResult, MultiStats, Outcome, Outcomes, Payoffs, Turn,
+    search, search_observed, ChanceOutcome, Cut, MultiAlgorithm, MultiGame, MultiLimits,
+    MultiObserver, MultiResult, MultiStats, Outcomes, Payoffs, Turn,
 };
 use cutoff::rng::SplitMix64;
 use cutoff::{MoveBuffer, MoveList};
@@ -166,7 +166,7 @@ impl MultiGame for Tree {
         out.clear();
         if let Node::Chance(kids) = &self.nodes[pos.node as usize] {
             for &(mv, prob) in kids {
-                out.push(Outcome { mv, prob });
+                out.push(ChanceOutcome { mv, prob });
             }
         }
     }
@@ -322,7 +322,7 @@ fn moves_of<G: MultiGame>(g: &G, pos: &G::Pos) -> Vec<G::Move> {
     m.as_slice().to_vec()
 }
 
-fn outcomes_of<G: MultiGame>(g: &G, pos: &G::Pos) -> Vec<Outcome<G::Move>> {
+fn outcomes_of<G: MultiGame>(g: &G, pos: &G::Pos) -> Vec<ChanceOutcome<G::Move>> {
     let mut o = Outcomes::default();
     g.outcomes(pos, &mut o);
     o.as_slice().to_vec()

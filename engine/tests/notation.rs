@@ -1,13 +1,13 @@
 //! What a front end shows of a game: values explained in words ([`Notation::explain_value`])
 //! and board diagrams ([`Notation::diagram`]).
 
-use cutoff::games::connect4::Connect4;
-use cutoff::games::control::Control;
-use cutoff::games::random_tree::{Order, RandomTree};
-use cutoff::games::sim::Sim;
-use cutoff::games::takeaway::TakeAway;
-use cutoff::games::tictactoe::TicTacToe;
-use cutoff::games::tree::Tree;
+use cutoff::games::perfect::connect4::Connect4;
+use cutoff::games::perfect::control::Control;
+use cutoff::games::perfect::random_tree::{Order, RandomTree};
+use cutoff::games::perfect::sim::Sim;
+use cutoff::games::perfect::takeaway::TakeAway;
+use cutoff::games::perfect::tictactoe::TicTacToe;
+use cutoff::games::perfect::tree::Tree;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Notation, Player, Searcher};
 

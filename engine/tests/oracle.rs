@@ -17,9 +17,9 @@
 //! the line of best children never stops before the game or the search does. The table-driven
 //! searches may cut a line short at a table hit, so only its legality is checked for them.
 
-use cutoff::games::control::Control;
-use cutoff::games::takeaway::TakeAway;
-use cutoff::games::tictactoe::TicTacToe;
+use cutoff::games::perfect::control::Control;
+use cutoff::games::perfect::takeaway::TakeAway;
+use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, MoveBuffer, MoveList, Player, SearchResult, Searcher, Value};
 use std::collections::HashMap;
@@ -567,7 +567,7 @@ fn ttt_notation(c: &Cells) -> String {
 }
 
 /// The test's board for a game position.
-fn ttt_cells(b: &cutoff::games::tictactoe::Board) -> Cells {
+fn ttt_cells(b: &cutoff::games::perfect::tictactoe::Board) -> Cells {
     let mut c = [0; 9];
     for (i, cell) in c.iter_mut().enumerate() {
         if b.x >> i & 1 == 1 {
@@ -606,7 +606,7 @@ fn every_algorithm_matches_brute_force_on_random_tictactoe_positions() {
         assert_eq!(ttt_cells(&root), c, "{text}");
         let what = format!("tic-tac-toe {text}");
         // With a depth limit: the game's own evaluation at the horizon.
-        let oracle = |b: &cutoff::games::tictactoe::Board, d: Option<usize>| match d {
+        let oracle = |b: &cutoff::games::perfect::tictactoe::Board, d: Option<usize>| match d {
             None => ttt_value(&ttt_cells(b), None),
             Some(d) => negamax(&game, b, Some(d)),
         };
@@ -696,7 +696,7 @@ fn every_algorithm_matches_brute_force_on_takeaway_games() {
         let root = game.initial();
         let values = takeaway_values(root.items, takes, *misere);
         // With a depth limit: the game's own evaluation at the horizon.
-        let oracle = |p: &cutoff::games::takeaway::TakePos, d: Option<usize>| match d {
+        let oracle = |p: &cutoff::games::perfect::takeaway::TakePos, d: Option<usize>| match d {
             None => values[p.items as usize],
             Some(d) => negamax(game, p, Some(d)),
         };
@@ -806,7 +806,7 @@ fn every_algorithm_matches_brute_force_on_control_graphs() {
             wins += 1;
         }
         let root = game.initial();
-        let oracle = |p: &cutoff::games::control::ControlPos, d: Option<usize>| match d {
+        let oracle = |p: &cutoff::games::perfect::control::ControlPos, d: Option<usize>| match d {
             None => control_value(&closed, p.free, &mut HashMap::new()),
             Some(d) => negamax(&game, p, Some(d)),
         };

@@ -1,8 +1,8 @@
 //! Parallel searches give exactly the serial values, at more threads than cores too.
 
-use cutoff::games::connect4::Connect4;
-use cutoff::games::connect4::{parse_suite, SuiteLine};
-use cutoff::games::sim::Sim;
+use cutoff::games::perfect::connect4::Connect4;
+use cutoff::games::perfect::connect4::{parse_suite, SuiteLine};
+use cutoff::games::perfect::sim::Sim;
 use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
 use cutoff::search::Limits;
 use cutoff::tt::TranspositionTable;
@@ -272,7 +272,7 @@ impl Rng {
 
 #[test]
 fn parallel_values_equal_serial_on_a_thousand_random_trees() {
-    use cutoff::games::random_tree::{Order, RandomTree};
+    use cutoff::games::perfect::random_tree::{Order, RandomTree};
     let pools: Vec<_> = [2, 3, 8].into_iter().map(pool).collect();
     let mut rng = Rng(0x5EED_1234_ABCD_0001);
     let orders = [Order::Random, Order::BestFirst, Order::WorstFirst];
@@ -317,7 +317,7 @@ fn parallel_values_equal_serial_on_a_thousand_random_trees() {
 
 #[test]
 fn parallel_values_equal_serial_on_control_graphs() {
-    use cutoff::games::control::Control;
+    use cutoff::games::perfect::control::Control;
     let pools: Vec<_> = [2, 3, 8].into_iter().map(pool).collect();
     let mut rng = Rng(0xC0_47_80_11);
     for i in 0..150u64 {

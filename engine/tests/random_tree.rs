@@ -2,7 +2,7 @@
 //! pruning at all on worst-first trees, random order in between, every algorithm agreeing, and
 //! the parameter errors.
 
-use cutoff::games::random_tree::{Order, RandomTree, MAX_BRANCHING, MAX_DEPTH, MAX_VALUE};
+use cutoff::games::perfect::random_tree::{Order, RandomTree, MAX_BRANCHING, MAX_DEPTH, MAX_VALUE};
 use cutoff::tt::TranspositionTable;
 use cutoff::Notation;
 use cutoff::{Algorithm, Game, MoveBuffer, Searcher, Stats, Value, INF};

@@ -2,7 +2,7 @@
 //! bound proved on the right side, serially and on two threads, against exact solves. And
 //! depth-limited values that do not depend on the windows a search happens to use.
 
-use cutoff::games::connect4::parse_suite;
+use cutoff::games::perfect::connect4::parse_suite;
 use cutoff::solver::{Solver, Verdict};
 
 #[test]
@@ -57,7 +57,7 @@ fn windowed_solves_give_the_value_or_the_right_bound() {
 
 #[test]
 fn a_window_needs_the_exact_null_window_solver() {
-    let game = cutoff::games::connect4::Connect4::from_moves("4453").unwrap();
+    let game = cutoff::games::perfect::connect4::Connect4::from_moves("4453").unwrap();
     for s in [
         Solver::new(&game).weak(true),
         Solver::new(&game).algorithm(cutoff::Algorithm::Pvs),
@@ -75,7 +75,7 @@ fn a_window_needs_the_exact_null_window_solver() {
 /// change the windows, gave another value now and then.
 #[test]
 fn depth_limited_values_do_not_depend_on_the_window() {
-    use cutoff::games::connect4::Connect4;
+    use cutoff::games::perfect::connect4::Connect4;
     use cutoff::search::{Algorithm, Searcher};
     use cutoff::tt::TranspositionTable;
     use cutoff::Game;

@@ -9,7 +9,7 @@
 //! and `best` that value and a legal move reaching it.
 #![no_main]
 
-use cutoff::games::connect4::Connect4;
+use cutoff::games::perfect::connect4::Connect4;
 use cutoff::{Game, MoveBuffer, Value};
 use cutoff_cli::book::{read, Book};
 use cutoff_fuzz::{check_message, text, STRICT};

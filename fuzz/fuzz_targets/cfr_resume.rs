@@ -13,18 +13,18 @@
 //! what broke the earlier checks; the edits reach such states at once.
 #![no_main]
 
-use cutoff::cfr::state::SolverState;
-use cutoff::cfr::{Solver, Tree, Variant};
-use cutoff::games::{kuhn::Kuhn, leduc::Leduc};
+use cutoff::cfr::state::CfrState;
+use cutoff::cfr::{Cfr, ExtensiveTree, Variant};
+use cutoff::games::imperfect::{kuhn::Kuhn, leduc::Leduc};
 use cutoff_cli::cmd::cfr::resume;
 use cutoff_fuzz::{check_message, STRICT};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
 
 /// Kuhn's and Leduc's trees, built once: the command builds its own for each run.
-fn trees() -> &'static [Tree; 2] {
-    static TREES: OnceLock<[Tree; 2]> = OnceLock::new();
-    TREES.get_or_init(|| [Tree::build(&Kuhn).unwrap(), Tree::build(&Leduc).unwrap()])
+fn trees() -> &'static [ExtensiveTree; 2] {
+    static TREES: OnceLock<[ExtensiveTree; 2]> = OnceLock::new();
+    TREES.get_or_init(|| [ExtensiveTree::build(&Kuhn).unwrap(), ExtensiveTree::build(&Leduc).unwrap()])
 }
 
 const ALGOS: [&str; 5] = ["cfr", "cfr+", "lcfr", "dcfr", "mccfr-es"];
@@ -36,14 +36,14 @@ const MCCFR: [&[u8]; 2] = [
 ];
 
 /// The states of the full-width algorithms after 10 iterations, game by game.
-fn saved() -> &'static [Vec<SolverState>; 2] {
-    static SAVED: OnceLock<[Vec<SolverState>; 2]> = OnceLock::new();
+fn saved() -> &'static [Vec<CfrState>; 2] {
+    static SAVED: OnceLock<[Vec<CfrState>; 2]> = OnceLock::new();
     SAVED.get_or_init(|| {
         trees().each_ref().map(|t| {
             Variant::ALL
                 .iter()
                 .map(|v| {
-                    let mut s = Solver::new(t, v.params());
+                    let mut s = Cfr::new(t, v.params());
                     s.run(10);
                     s.state()
                 })

@@ -3,7 +3,7 @@
 //! the mirrored board; the stone count is the string's length.
 #![no_main]
 
-use cutoff::games::connect4::Connect4;
+use cutoff::games::perfect::connect4::Connect4;
 use cutoff::{Game, Notation};
 use cutoff_fuzz::{check_message, text, STRICT};
 use libfuzzer_sys::fuzz_target;

@@ -5,7 +5,7 @@
 //! `parse_move(format_move(..))`. The game is not solved here (exponential on large graphs).
 #![no_main]
 
-use cutoff::games::control::{Control, MAX_VERTICES};
+use cutoff::games::perfect::control::{Control, MAX_VERTICES};
 use cutoff::{Game, MoveBuffer, Notation};
 use cutoff_fuzz::{check_message, text, MessageRules};
 use libfuzzer_sys::fuzz_target;

@@ -6,13 +6,13 @@
 //! `parse_move(format_move(..))`.
 #![no_main]
 
-use cutoff::games::connect4::Connect4;
-use cutoff::games::control::Control;
-use cutoff::games::random_tree::{Order, RandomTree};
-use cutoff::games::sim::Sim;
-use cutoff::games::takeaway::TakeAway;
-use cutoff::games::tictactoe::TicTacToe;
-use cutoff::games::tree::Tree;
+use cutoff::games::perfect::connect4::Connect4;
+use cutoff::games::perfect::control::Control;
+use cutoff::games::perfect::random_tree::{Order, RandomTree};
+use cutoff::games::perfect::sim::Sim;
+use cutoff::games::perfect::takeaway::TakeAway;
+use cutoff::games::perfect::tictactoe::TicTacToe;
+use cutoff::games::perfect::tree::Tree;
 use cutoff::{MoveBuffer, Notation, Player};
 use cutoff_fuzz::{check_message, text, MessageRules, STRICT};
 use libfuzzer_sys::fuzz_target;

@@ -5,7 +5,7 @@
 //! every algorithm, which must agree with minimax.
 #![no_main]
 
-use cutoff::games::sim::Sim;
+use cutoff::games::perfect::sim::Sim;
 use cutoff::search::{search, Algorithm};
 use cutoff::{Game, MoveBuffer, Notation};
 use cutoff_fuzz::{check_message, text, STRICT};

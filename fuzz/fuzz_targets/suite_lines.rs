@@ -3,7 +3,7 @@
 //! same board, and the lines come in file order; the lines written back parse to the same.
 #![no_main]
 
-use cutoff::games::connect4::{parse_suite, Connect4};
+use cutoff::games::perfect::connect4::{parse_suite, Connect4};
 use cutoff_fuzz::{check_message, text, STRICT};
 use libfuzzer_sys::fuzz_target;
 

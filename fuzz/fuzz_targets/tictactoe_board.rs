@@ -5,7 +5,7 @@
 //! by every algorithm, which must agree with minimax.
 #![no_main]
 
-use cutoff::games::tictactoe::TicTacToe;
+use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::search::{search, Algorithm};
 use cutoff::{Game, MoveBuffer, Notation, Player};
 use cutoff_fuzz::{check_message, text, STRICT};

@@ -4,7 +4,7 @@
 //! expectiminimax on two-player zero-sum trees, shallow max^n with plain max^n.
 #![no_main]
 
-use cutoff::games::tree_multi::MultiTree;
+use cutoff::games::chance::tree_multi::MultiTree;
 use cutoff::multi::{search, MultiAlgorithm, MultiGame, MultiLimits};
 use cutoff_fuzz::{check_message, text, STRICT};
 use libfuzzer_sys::fuzz_target;

@@ -4,7 +4,7 @@
 //! trees are searched by every algorithm, which must agree with minimax.
 #![no_main]
 
-use cutoff::games::tree::{Tree, MAX_ABS_VALUE, MAX_CHILDREN, MAX_DEPTH};
+use cutoff::games::perfect::tree::{Tree, MAX_ABS_VALUE, MAX_CHILDREN, MAX_DEPTH};
 use cutoff::search::{search, Algorithm};
 use cutoff::{Game, MoveBuffer, Notation, Player};
 use cutoff_fuzz::{check_message, text, MessageRules, STRICT};

@@ -5,10 +5,12 @@
 
 use super::CliResult;
 use cutoff::cfr::mccfr::{self, Mccfr, MccfrState, MAX_BATCH};
-use cutoff::cfr::state::{SolverState, MAX_ITERATIONS};
-use cutoff::cfr::{expected_values, exploitability, nash_conv, Extensive, Solver, Tree, Variant};
-use cutoff::games::kuhn::Kuhn;
-use cutoff::games::leduc::Leduc;
+use cutoff::cfr::state::{CfrState, MAX_ITERATIONS};
+use cutoff::cfr::{
+    expected_values, exploitability, nash_conv, Cfr, Extensive, ExtensiveTree, Variant,
+};
+use cutoff::games::imperfect::kuhn::Kuhn;
+use cutoff::games::imperfect::leduc::Leduc;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::io::IsTerminal;
@@ -152,7 +154,7 @@ trait Iterative {
     /// Iterations run so far.
     fn iterations(&self) -> u64;
     /// The average strategy on `tree`'s slots.
-    fn average(&self, tree: &Tree) -> Vec<f64>;
+    fn average(&self, tree: &ExtensiveTree) -> Vec<f64>;
     /// The state as the text of a save file.
     fn save(&self) -> Result<String, String>;
     /// Iterations that `run` should be called in multiples of, for results that do not
@@ -160,14 +162,14 @@ trait Iterative {
     fn granule(&self) -> u64;
 }
 
-impl Iterative for Solver<'_> {
+impl Iterative for Cfr<'_> {
     fn run(&mut self, n: u64) {
-        Solver::run(self, n);
+        Cfr::run(self, n);
     }
     fn iterations(&self) -> u64 {
-        Solver::iterations(self)
+        Cfr::iterations(self)
     }
-    fn average(&self, _tree: &Tree) -> Vec<f64> {
+    fn average(&self, _tree: &ExtensiveTree) -> Vec<f64> {
         self.average_strategy()
     }
     fn save(&self) -> Result<String, String> {
@@ -188,7 +190,7 @@ impl<G: Extensive + Sync + Send> Iterative for Mccfr<G> {
     fn iterations(&self) -> u64 {
         Mccfr::iterations(self)
     }
-    fn average(&self, tree: &Tree) -> Vec<f64> {
+    fn average(&self, tree: &ExtensiveTree) -> Vec<f64> {
         self.average_strategy_for(tree)
     }
     fn save(&self) -> Result<String, String> {
@@ -203,7 +205,7 @@ impl<G: Extensive + Sync + Send> Iterative for Mccfr<G> {
 /// A saved state, of either kind.
 enum Saved {
     /// A full-width variant's.
-    Full(SolverState),
+    Full(CfrState),
     /// MCCFR's.
     Sampled(MccfrState),
 }
@@ -318,7 +320,12 @@ pub fn run(args: &Args) -> CliResult {
 /// [`MAX_ITERATIONS`]): the state read and checked, the solver made from it and run, the
 /// report, and the text written to FILE2. Every step is the command's own; the fuzz target
 /// `cfr_resume` runs it on fuzzed states.
-pub fn resume(tree: &Tree, algo: &str, text: &str, more: u64) -> Result<(Run, String), String> {
+pub fn resume(
+    tree: &ExtensiveTree,
+    algo: &str,
+    text: &str,
+    more: u64,
+) -> Result<(Run, String), String> {
     let algo = Algo::parse(algo)?;
     let saved = load_text(text, "fuzz.state", tree, &algo)?;
     let done = saved_iterations(Some(&saved));
@@ -348,10 +355,10 @@ pub fn resume(tree: &Tree, algo: &str, text: &str, more: u64) -> Result<(Run, St
 }
 
 /// The tree of the game named `game`.
-fn tree_of(game: &str) -> Result<Tree, String> {
+fn tree_of(game: &str) -> Result<ExtensiveTree, String> {
     match game {
-        "kuhn" => Tree::build(&Kuhn),
-        "leduc" => Tree::build(&Leduc),
+        "kuhn" => ExtensiveTree::build(&Kuhn),
+        "leduc" => ExtensiveTree::build(&Leduc),
         other => {
             return Err(format!(
                 "unknown game '{}' (expected one of {GAMES})",
@@ -394,7 +401,7 @@ fn check_budget(args: &Args, budget: Budget, done: u64) -> Result<(), String> {
 
 /// The solver of `algo` on `tree`, new or from `saved`, and the name it is reported under.
 fn start<'t>(
-    tree: &'t Tree,
+    tree: &'t ExtensiveTree,
     algo: Algo,
     saved: Option<Saved>,
     threads: usize,
@@ -402,10 +409,10 @@ fn start<'t>(
 ) -> Result<(Box<dyn Iterative + 't>, &'static str), String> {
     Ok(match (algo, saved) {
         (Algo::Full(_), Some(Saved::Full(state))) => (
-            Box::new(Solver::from_state(tree, &state).map_err(|e| e.to_string())?),
+            Box::new(Cfr::from_state(tree, &state).map_err(|e| e.to_string())?),
             algo_name(algo),
         ),
-        (Algo::Full(v), _) => (Box::new(Solver::new(tree, v.params())), v.name()),
+        (Algo::Full(v), _) => (Box::new(Cfr::new(tree, v.params())), v.name()),
         (Algo::ExternalSampling, saved) => {
             let state = match saved {
                 Some(Saved::Sampled(s)) => Some(s),
@@ -539,14 +546,14 @@ impl Sampling {
 
 /// Reads the state saved in `path` for `algo` on `tree` (at most
 /// [`INPUT_LIMIT`](super::INPUT_LIMIT) bytes: any file the user names, a FIFO included).
-fn load(path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, String> {
+fn load(path: &str, tree: &ExtensiveTree, algo: &Algo) -> Result<Saved, String> {
     let text = super::read_file(path)?;
     load_text(&text, path, tree, algo)
 }
 
 /// Reads and checks `text`, the state saved in `path`, for `algo` on `tree`: a state that
 /// passes runs on without overflow (see [`cutoff::cfr::state`]).
-fn load_text(text: &str, path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, String> {
+fn load_text(text: &str, path: &str, tree: &ExtensiveTree, algo: &Algo) -> Result<Saved, String> {
     let shown = super::shown_path(path);
     let text = crate::files::strip_bom(text);
     let fail = |e: &dyn std::fmt::Display| format!("cannot resume from '{shown}': {e}");
@@ -564,7 +571,7 @@ fn load_text(text: &str, path: &str, tree: &Tree, algo: &Algo) -> Result<Saved, 
         state.check(tree).map_err(|e| fail(&e))?;
         (Saved::Sampled(state), "mccfr-es".to_string())
     } else {
-        let state = SolverState::from_text(text).map_err(|e| fail(&e))?;
+        let state = CfrState::from_text(text).map_err(|e| fail(&e))?;
         state.check(tree).map_err(|e| fail(&e))?;
         // The label must name the parameters the solver will run with.
         let algo = match cutoff::cfr::state::variant_for(state.params) {
@@ -655,7 +662,7 @@ fn report_points(
 
 /// Runs `solver` for `budget`, reporting the exploitability at the checkpoints.
 fn solve(
-    tree: &Tree,
+    tree: &ExtensiveTree,
     solver: &mut dyn Iterative,
     name: &str,
     args: &Args,
@@ -800,7 +807,7 @@ fn solve(
 }
 
 /// The text report of one run: aligned figures, then the strategy table.
-fn text(tree: &Tree, r: &Run) -> String {
+fn text(tree: &ExtensiveTree, r: &Run) -> String {
     let rows = [
         ("game", r.game.clone()),
         ("algo", r.algo.clone()),
@@ -833,7 +840,7 @@ fn text(tree: &Tree, r: &Run) -> String {
 }
 
 /// Draws exploitability against iterations, log-log, one line per run, into `path`.
-fn write_svg(tree: &Tree, runs: &[Run], path: &str, by_time: bool) -> Result<(), String> {
+fn write_svg(tree: &ExtensiveTree, runs: &[Run], path: &str, by_time: bool) -> Result<(), String> {
     use plotters::prelude::*;
     const COLOURS: [RGBColor; 6] = [
         RGBColor(214, 39, 40),

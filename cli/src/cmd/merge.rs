@@ -220,7 +220,7 @@ fn frontier_line<G: Notation>(
 mod tests {
     use super::frontier_line;
     use crate::shard::Moves;
-    use cutoff::games::connect4::Connect4;
+    use cutoff::games::perfect::connect4::Connect4;
     use cutoff::{Game, Notation};
 
     #[test]

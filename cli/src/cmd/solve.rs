@@ -17,7 +17,7 @@ pub struct Args {
     /// The game, its position and the tree games' options.
     #[command(flatten)]
     pub game: GameArgs,
-    /// Search algorithm (default: the game's fastest exact one; see docs/commands.md). Two-player
+    /// Search algorithm (default: the game's fastest exact one; see docs/guide/solve.md). Two-player
     /// games: minimax, negamax, alphabeta, alphabeta-hard, veb, ab, pvs, mtdf, solve, theory.
     /// Pig and chance trees: expectiminimax, expectinegamax, star1, star2 (the default for two
     /// players), maxn (the default for more), maxn-plain, paranoid, brs.

@@ -4,8 +4,8 @@
 use super::solve::Args;
 use super::CliResult;
 use crate::position::{AnyAlgo, GameKind};
-use cutoff::games::pig::{Pig, MAX_HORIZON, MAX_WIN_SCORE};
-use cutoff::games::random_chance_tree::{Probs, RandomChanceTree};
+use cutoff::games::chance::pig::{Pig, MAX_HORIZON, MAX_WIN_SCORE};
+use cutoff::games::chance::random_chance_tree::{Probs, RandomChanceTree};
 use cutoff::multi::{
     search, BoundsTable, MultiAlgorithm, MultiGame, MultiLimits, MultiResult, MultiStats, Turn,
     MAX_OUTCOMES, MAX_PLAYERS,

@@ -2,7 +2,7 @@
 
 use super::CliResult;
 use crate::suite::{run_suite, SuiteOptions};
-use cutoff::games::connect4::parse_suite;
+use cutoff::games::perfect::connect4::parse_suite;
 use cutoff::parallel::Mode;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;

@@ -7,8 +7,8 @@
 use super::{read_file, CliResult};
 use crate::output::Report;
 use crate::walk::{cut_name, MultiTrace, MultiWalk, TreeWalk};
-use cutoff::games::tree::Tree;
-use cutoff::games::tree_multi::{format_payoffs, format_value, MultiTree};
+use cutoff::games::chance::tree_multi::{format_payoffs, format_value, MultiTree};
+use cutoff::games::perfect::tree::Tree;
 use cutoff::multi::{self, MultiAlgorithm, MultiGame, MultiLimits, MultiStats};
 use cutoff::search::Observer;
 use cutoff::trace::Trace;
@@ -24,7 +24,7 @@ use crate::position::{parse_any_algo as parse_algo, AnyAlgo as TreeAlgo};
 pub struct Args {
     /// The tree file: leaves are integers from MAX's view, inner nodes parenthesised lists,
     /// optional labels `name:`, `#` comments; chance nodes `[0.5 (3 5) 0.5 (2 9)]`, vector
-    /// leaves `<3 1 4>` (one payoff per player), decimal leaves (see positions/trees/). At
+    /// leaves `<3 1 4>` (one payoff per player), decimal leaves (see cli/assets/trees/). At
     /// most 16 MiB.
     pub file: String,
     /// Search algorithm. Plain two-player trees: minimax, negamax, alphabeta (the default),

@@ -364,11 +364,11 @@ impl GameVisitor for SolveOne<'_> {
     }
 }
 
-/// The trees the alpha-beta view offers by name (the files in `positions/trees/`, built in).
-const EXERCISE: &str = include_str!("../../../positions/trees/exercise.tree");
-const THREE: &str = include_str!("../../../positions/trees/three.tree");
-const CHANCE: &str = include_str!("../../../positions/trees/expectiminimax.tree");
-const MAXN3: &str = include_str!("../../../positions/trees/maxn3.tree");
+/// The trees the alpha-beta view offers by name (the files in `cli/assets/trees/`, built in).
+const EXERCISE: &str = include_str!("../../assets/trees/exercise.tree");
+const THREE: &str = include_str!("../../assets/trees/three.tree");
+const CHANCE: &str = include_str!("../../assets/trees/expectiminimax.tree");
+const MAXN3: &str = include_str!("../../assets/trees/maxn3.tree");
 /// The most nodes a traced tree may have: every step goes to the page.
 const TRACE_NODES: usize = 5000;
 /// The most steps a trace may take: forty walks over the largest tree. A search that
@@ -481,7 +481,7 @@ async fn trace(state: &State, q: &TraceQuery, source: TreeSource) -> Response {
             TreeSource::Named(text) => std::borrow::Cow::Borrowed(text),
             TreeSource::Posted(text) => std::borrow::Cow::Owned(text),
             TreeSource::Random { b, d, seed } => {
-                use cutoff::games::random_tree::{Order, RandomTree};
+                use cutoff::games::perfect::random_tree::{Order, RandomTree};
                 let t =
                     RandomTree::new(b, d, seed, Order::Random).map_err(|e| Failure::bad(e.0))?;
                 let mut s = String::new();
@@ -517,9 +517,9 @@ fn spec_text<G: cutoff::Game>(g: &G, pos: &G::Pos, out: &mut String) {
 }
 
 /// `tree`'s subtree at `node` written as a tree file, children in `order` by their minimax
-/// values `val` (from MAX's view, [`cutoff::games::tree::Tree::minimax_values`]).
+/// values `val` (from MAX's view, [`cutoff::games::perfect::tree::Tree::minimax_values`]).
 fn ordered(
-    tree: &cutoff::games::tree::Tree,
+    tree: &cutoff::games::perfect::tree::Tree,
     val: &[cutoff::Value],
     node: u32,
     order: TraceOrder,
@@ -648,15 +648,15 @@ impl<G: cutoff::Game> Observer<G> for BudgetTrace<'_, G> {
     }
 }
 
-/// A trace of a [`MultiTree`](cutoff::games::tree_multi::MultiTree) within its
+/// A trace of a [`MultiTree`](cutoff::games::chance::tree_multi::MultiTree) within its
 /// [`StepBudget`]: a cut costs a step for every child it skips, as the page shows them.
 struct BudgetMultiTrace<'a> {
-    tree: &'a cutoff::games::tree_multi::MultiTree,
+    tree: &'a cutoff::games::chance::tree_multi::MultiTree,
     trace: crate::walk::MultiTrace,
     budget: StepBudget<'a>,
 }
 
-impl MultiObserver<cutoff::games::tree_multi::MultiTree> for BudgetMultiTrace<'_> {
+impl MultiObserver<cutoff::games::chance::tree_multi::MultiTree> for BudgetMultiTrace<'_> {
     fn settled(&mut self, ply: usize, pos: &u32, value: &cutoff::multi::Payoffs, exact: bool) {
         if self.budget.take(1) {
             self.trace.settled(ply, pos, value, exact);
@@ -714,8 +714,8 @@ fn trace_tree(
     stop: &AtomicBool,
 ) -> Result<Vec<u8>, Failure> {
     use crate::cmd::tree::{choose, TreeSearch};
-    use cutoff::games::tree::Tree;
-    use cutoff::games::tree_multi::MultiTree;
+    use cutoff::games::chance::tree_multi::MultiTree;
+    use cutoff::games::perfect::tree::Tree;
     let multi = MultiTree::parse(text, 0).map_err(|e| Failure::bad(e.0))?;
     if multi.len() > TRACE_NODES {
         return Err(Failure::bad(format!(
@@ -800,7 +800,7 @@ fn trace_tree(
 /// cut indices count them). Values of scalar trees are MAX's; vector values and bounds name
 /// their player. There is no minimal tree for these searches.
 fn trace_multi(
-    tree: &cutoff::games::tree_multi::MultiTree,
+    tree: &cutoff::games::chance::tree_multi::MultiTree,
     algo: cutoff::multi::MultiAlgorithm,
     stop: &AtomicBool,
 ) -> Result<Vec<u8>, Failure> {

@@ -1,7 +1,7 @@
-//! Exact evaluation of strategy profiles on a [`Tree`]: expected values, best responses,
+//! Exact evaluation of strategy profiles on a [`ExtensiveTree`]: expected values, best responses,
 //! NashConv and exploitability.
 //!
-//! A profile is one `&[f64]` of [`Tree::slots`] probabilities (every player's strategy in
+//! A profile is one `&[f64]` of [`ExtensiveTree::slots`] probabilities (every player's strategy in
 //! one array). Nothing here is approximate: every walk covers the whole tree.
 //!
 //! A best response of player `p` is found information set by information set: at set `I` it
@@ -12,11 +12,11 @@
 //! at each set), so its depth is the depth of the tree: fine for the small games the tree is
 //! built for.
 
-use super::tree::{Tree, CHANCE, TERMINAL};
+use super::tree::{ExtensiveTree, CHANCE, TERMINAL};
 use crate::multi::MAX_PLAYERS;
 
 /// The expected payoff of every player when all play `profile`.
-pub fn expected_values(tree: &Tree, profile: &[f64]) -> Vec<f64> {
+pub fn expected_values(tree: &ExtensiveTree, profile: &[f64]) -> Vec<f64> {
     let probs = tree.with_chance(profile);
     let players = tree.players();
     let mut val = vec![0.0; tree.nodes() * players];
@@ -55,7 +55,7 @@ pub struct BestResponse {
 }
 
 /// The best response of `player` to the other players' strategies in `profile`.
-pub fn best_response(tree: &Tree, profile: &[f64], player: usize) -> BestResponse {
+pub fn best_response(tree: &ExtensiveTree, profile: &[f64], player: usize) -> BestResponse {
     assert!(player < tree.players(), "player {player} out of range");
     let probs = tree.with_chance(profile);
     let n = tree.nodes();
@@ -102,7 +102,7 @@ pub fn best_response(tree: &Tree, profile: &[f64], player: usize) -> BestRespons
 
 /// The best-response walk's state: memoised node values and choices.
 struct Br<'a> {
-    tree: &'a Tree,
+    tree: &'a ExtensiveTree,
     probs: &'a [f64],
     player: usize,
     reach: Vec<f64>,
@@ -176,13 +176,13 @@ impl Br<'_> {
 }
 
 /// The value `player` gets by responding best to the others' strategies in `profile`.
-pub fn best_response_value(tree: &Tree, profile: &[f64], player: usize) -> f64 {
+pub fn best_response_value(tree: &ExtensiveTree, profile: &[f64], player: usize) -> f64 {
     best_response(tree, profile, player).value
 }
 
 /// NashConv: the sum over players of what each gains by switching alone to a best response.
 /// Zero exactly at a Nash equilibrium.
-pub fn nash_conv(tree: &Tree, profile: &[f64]) -> f64 {
+pub fn nash_conv(tree: &ExtensiveTree, profile: &[f64]) -> f64 {
     let ev = expected_values(tree, profile);
     (0..tree.players())
         .map(|p| best_response_value(tree, profile, p) - ev[p])
@@ -191,6 +191,6 @@ pub fn nash_conv(tree: &Tree, profile: &[f64]) -> f64 {
 
 /// Exploitability: NashConv over the number of players (in a two-player zero-sum game, the
 /// mean of what each player's best response wins against the other).
-pub fn exploitability(tree: &Tree, profile: &[f64]) -> f64 {
+pub fn exploitability(tree: &ExtensiveTree, profile: &[f64]) -> f64 {
     nash_conv(tree, profile) / tree.players() as f64
 }

@@ -4,7 +4,7 @@
 //! # The algorithm
 //!
 //! An iteration is one traversal per player, in turn (alternating updates). The traversal for
-//! player `p` walks the game's own states ([`Extensive`]), not a flat [`Tree`], so it works on
+//! player `p` walks the game's own states ([`Extensive`]), not a flat [`ExtensiveTree`], so it works on
 //! games too large to enumerate: at `p`'s decisions it tries every action and adds `value(a) -
 //! value` to the regret of each; at another player's decision it samples one action from that
 //! player's current strategy (regret matching) and adds the strategy to that player's average
@@ -26,7 +26,7 @@
 //!   `sum_a p(a) b(a) + v(a*) - b(a*)` rather than `v(a*)`, with `b` a running average of what
 //!   each child returned (Schmid et al., 2019).
 //!
-//! Over seeds 0..400 at 1,000 iterations on Kuhn (`examples/mccfr_seeds.rs`), the NashConv's
+//! Over seeds 0..400 at 1,000 iterations on Kuhn (`bench/examples/mccfr_seeds.rs`), the NashConv's
 //! mean goes from 0.058 (neither) to 0.040 (stratified deals), 0.054 (baselines) and 0.028
 //! (both), and the seeds at most 0.05 from 39% to 77%, 47% and 97%. The baselines cost one
 //! more table read per sampled action (Kuhn 2.3 to 1.7 million iterations a second, Leduc
@@ -38,8 +38,10 @@
 //! The information sets are found as the traversals meet them: an index maps each key to a run
 //! of consecutive *slots* (one per action), allocated the first time the key is seen, and the
 //! regrets and average-strategy sums are dense `f64` arrays indexed by slot. The index is
-//! filled from several threads at once, so it is one of four concurrent maps ([`IndexKind`]),
-//! measured against each other by `examples/mccfr_index.rs`; the fastest is the default.
+//! filled from several threads at once, so it is a concurrent map: an ahash `DashMap`, the
+//! fastest of four maps measured against each other on Leduc (one `Mutex<HashMap>`, 16 sharded
+//! ones, `DashMap` with SipHash and with ahash; the measuring program, settled and removed, is
+//! `git show 41c0953:engine/examples/mccfr_index.rs`).
 //! Each thread keeps its own copy of the entries it has used in front of the shared map, so
 //! once the keys are known the threads share no cache line (see `Scratch::cache`), and the
 //! four maps come out within 3% of one another (the shared map is read only for a key the
@@ -61,16 +63,16 @@
 //!
 //! ```
 //! use cutoff::cfr::mccfr::Mccfr;
-//! use cutoff::cfr::{nash_conv, Tree};
-//! use cutoff::games::kuhn::Kuhn;
+//! use cutoff::cfr::{nash_conv, ExtensiveTree};
+//! use cutoff::games::imperfect::kuhn::Kuhn;
 //!
 //! let mut m = Mccfr::new(Kuhn, 10, 1);
 //! m.run(10_000);
-//! let tree = Tree::build(&Kuhn).unwrap();
+//! let tree = ExtensiveTree::build(&Kuhn).unwrap();
 //! assert!(nash_conv(&tree, &m.average_strategy_for(&tree)) < 0.05);
 //! ```
 
-use super::tree::{Extensive, Tree};
+use super::tree::{Extensive, ExtensiveTree};
 use crate::multi::Turn;
 use crate::rng::{mix, SplitMix64, GOLDEN};
 use crossbeam::utils::CachePadded;
@@ -79,7 +81,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Mutex;
 
 /// The default number of iterations per batch: small enough that the frozen strategy is
 /// barely stale (after 1,000 iterations the NashConv over seeds is about that of batch 1),
@@ -113,35 +114,6 @@ pub enum Weighting {
     Linear,
 }
 
-/// Shards of [`IndexKind::Sharded`].
-const SHARDS: usize = 16;
-
-/// Which concurrent map holds the information-set index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum IndexKind {
-    /// One `std` `HashMap` (SipHash) behind one `Mutex`: the baseline.
-    Mutex,
-    /// 16 `Mutex<HashMap>` shards with ahash, the shard picked by the key's ahash.
-    Sharded,
-    /// `DashMap` with `std`'s SipHash.
-    DashMap,
-    /// `DashMap` with ahash.
-    DashMapAhash,
-}
-
-impl IndexKind {
-    /// All four, for measurements and tests.
-    pub const ALL: [IndexKind; 4] = [
-        IndexKind::Mutex,
-        IndexKind::Sharded,
-        IndexKind::DashMap,
-        IndexKind::DashMapAhash,
-    ];
-
-    /// The default, the fastest in `examples/mccfr_index.rs` on Leduc.
-    pub const DEFAULT: IndexKind = IndexKind::DashMapAhash;
-}
-
 /// An information set's run of slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
@@ -149,51 +121,20 @@ struct Entry {
     actions: u32,
 }
 
-/// The four maps (see [`IndexKind`]). Full keys are kept, so hash collisions are the maps'
+/// The concurrent information-set index: key to slots, slots allocated on first sight (the
+/// map's choice: the module's doc). Full keys are kept, so hash collisions are the map's
 /// business and cannot merge two information sets.
-enum Map {
-    Mutex(Mutex<HashMap<String, Entry>>),
-    Sharded(Box<[Mutex<HashMap<String, Entry, ahash::RandomState>>]>),
-    DashMap(DashMap<String, Entry>),
-    DashMapAhash(DashMap<String, Entry, ahash::RandomState>),
-}
-
-/// The concurrent information-set index: key to slots, slots allocated on first sight.
 struct Index {
-    map: Map,
+    map: DashMap<String, Entry, ahash::RandomState>,
     /// Slots allocated so far.
     next: AtomicU32,
-    /// Picks the shard of [`Map::Sharded`]; fixed seeds, so the split is the same every run.
-    shard_hash: ahash::RandomState,
 }
 
 impl Index {
-    fn new(kind: IndexKind) -> Index {
-        let map = match kind {
-            IndexKind::Mutex => Map::Mutex(Mutex::new(HashMap::new())),
-            IndexKind::Sharded => Map::Sharded(
-                (0..SHARDS)
-                    .map(|_| Mutex::new(HashMap::with_hasher(ahash::RandomState::new())))
-                    .collect(),
-            ),
-            IndexKind::DashMap => Map::DashMap(DashMap::new()),
-            IndexKind::DashMapAhash => {
-                Map::DashMapAhash(DashMap::with_hasher(ahash::RandomState::new()))
-            }
-        };
+    fn new() -> Index {
         Index {
-            map,
+            map: DashMap::with_hasher(ahash::RandomState::new()),
             next: AtomicU32::new(0),
-            shard_hash: ahash::RandomState::with_seeds(1, 2, 3, 4),
-        }
-    }
-
-    fn kind(&self) -> IndexKind {
-        match self.map {
-            Map::Mutex(_) => IndexKind::Mutex,
-            Map::Sharded(_) => IndexKind::Sharded,
-            Map::DashMap(_) => IndexKind::DashMap,
-            Map::DashMapAhash(_) => IndexKind::DashMapAhash,
         }
     }
 
@@ -208,33 +149,22 @@ impl Index {
         Entry { first, actions }
     }
 
-    fn shard(&self, key: &str) -> usize {
-        self.shard_hash.hash_one(key) as usize % SHARDS
-    }
-
     /// The entry of `key`, if seen.
     fn get(&self, key: &str) -> Option<Entry> {
-        match &self.map {
-            Map::Mutex(m) => m.lock().expect("index lock").get(key).copied(),
-            Map::Sharded(s) => s[self.shard(key)]
-                .lock()
-                .expect("index lock")
-                .get(key)
-                .copied(),
-            Map::DashMap(m) => m.get(key).map(|e| *e),
-            Map::DashMapAhash(m) => m.get(key).map(|e| *e),
-        }
+        self.map.get(key).map(|e| *e)
     }
 
     /// The first slot of `key`, allocating `actions` slots if it is new. Only a new key is
     /// copied into the map: a known one, nearly every key after the first iterations, costs
-    /// a lookup and no allocation.
+    /// a lookup and no allocation. A read lock first, because after the first iterations
+    /// nearly every key is known, and `entry` takes the shard's write lock.
     fn slot(&self, key: &str, actions: u32) -> u32 {
-        let e = match &self.map {
-            Map::Mutex(m) => self.slot_locked(m, key, actions),
-            Map::Sharded(s) => self.slot_locked(&s[self.shard(key)], key, actions),
-            Map::DashMap(m) => self.slot_dashed(m, key, actions),
-            Map::DashMapAhash(m) => self.slot_dashed(m, key, actions),
+        let e = match self.map.get(key) {
+            Some(e) => *e,
+            None => *self
+                .map
+                .entry(key.to_owned())
+                .or_insert_with(|| self.alloc(actions)),
         };
         assert_eq!(
             e.actions, actions,
@@ -243,91 +173,22 @@ impl Index {
         e.first
     }
 
-    /// [`Index::slot`]'s entry in one `Mutex<HashMap>`.
-    fn slot_locked<S: std::hash::BuildHasher>(
-        &self,
-        m: &Mutex<HashMap<String, Entry, S>>,
-        key: &str,
-        actions: u32,
-    ) -> Entry {
-        let mut m = m.lock().expect("index lock");
-        match m.get(key) {
-            Some(e) => *e,
-            None => *m
-                .entry(key.to_owned())
-                .or_insert_with(|| self.alloc(actions)),
-        }
-    }
-
-    /// [`Index::slot`]'s entry in a `DashMap`: a read lock first, because after the first
-    /// iterations nearly every key is known, and `entry` takes the shard's write lock.
-    fn slot_dashed<S: std::hash::BuildHasher + Clone>(
-        &self,
-        m: &DashMap<String, Entry, S>,
-        key: &str,
-        actions: u32,
-    ) -> Entry {
-        match m.get(key) {
-            Some(e) => *e,
-            None => *m
-                .entry(key.to_owned())
-                .or_insert_with(|| self.alloc(actions)),
-        }
-    }
-
     /// Information sets seen.
     fn len(&self) -> usize {
-        match &self.map {
-            Map::Mutex(m) => m.lock().expect("index lock").len(),
-            Map::Sharded(s) => s.iter().map(|m| m.lock().expect("index lock").len()).sum(),
-            Map::DashMap(m) => m.len(),
-            Map::DashMapAhash(m) => m.len(),
-        }
+        self.map.len()
     }
 
     /// Every (key, entry), in no particular order.
     fn entries(&self) -> Vec<(String, Entry)> {
-        match &self.map {
-            Map::Mutex(m) => m
-                .lock()
-                .expect("index lock")
-                .iter()
-                .map(|(k, e)| (k.clone(), *e))
-                .collect(),
-            Map::Sharded(s) => s
-                .iter()
-                .flat_map(|m| {
-                    m.lock()
-                        .expect("index lock")
-                        .iter()
-                        .map(|(k, e)| (k.clone(), *e))
-                        .collect::<Vec<_>>()
-                })
-                .collect(),
-            Map::DashMap(m) => m.iter().map(|r| (r.key().clone(), *r.value())).collect(),
-            Map::DashMapAhash(m) => m.iter().map(|r| (r.key().clone(), *r.value())).collect(),
-        }
+        self.map
+            .iter()
+            .map(|r| (r.key().clone(), *r.value()))
+            .collect()
     }
 
     /// Inserts a known entry (when restoring a state).
     fn insert(&self, key: String, e: Entry) {
-        match &self.map {
-            Map::Mutex(m) => {
-                m.lock().expect("index lock").insert(key, e);
-            }
-            Map::Sharded(s) => {
-                s[self.shard(&key)]
-                    .lock()
-                    .expect("index lock")
-                    .insert(key, e);
-            }
-            Map::DashMap(m) => {
-                m.insert(key, e);
-            }
-            Map::DashMapAhash(m) => {
-                m.insert(key, e);
-            }
-        }
+        self.map.insert(key, e);
         self.next.fetch_max(e.first + e.actions, Ordering::Relaxed);
     }
 }
@@ -371,7 +232,7 @@ pub struct MccfrState {
 
 /// Why [`Mccfr::from_state`] refused a state.
 #[derive(Clone, Debug, PartialEq)]
-pub enum StateError {
+pub enum MccfrStateError {
     /// The state is of another game.
     Game(String),
     /// The arrays' lengths do not match the information sets' slots.
@@ -395,31 +256,31 @@ pub enum StateError {
     Beyond(String),
 }
 
-impl fmt::Display for StateError {
+impl fmt::Display for MccfrStateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            StateError::Game(g) => write!(f, "the state is of game {g}"),
-            StateError::Slots => write!(f, "the state's arrays do not match its slots"),
-            StateError::Infosets => write!(f, "the state's information sets are malformed"),
-            StateError::Batch => write!(f, "the state's batch is not in 1..={MAX_BATCH}"),
-            StateError::Baseline => write!(f, "the state's baselines are malformed"),
-            StateError::Values => write!(f, "the state's regrets or averages are malformed"),
-            StateError::Actions(k) => write!(
+            MccfrStateError::Game(g) => write!(f, "the state is of game {g}"),
+            MccfrStateError::Slots => write!(f, "the state's arrays do not match its slots"),
+            MccfrStateError::Infosets => write!(f, "the state's information sets are malformed"),
+            MccfrStateError::Batch => write!(f, "the state's batch is not in 1..={MAX_BATCH}"),
+            MccfrStateError::Baseline => write!(f, "the state's baselines are malformed"),
+            MccfrStateError::Values => write!(f, "the state's regrets or averages are malformed"),
+            MccfrStateError::Actions(k) => write!(
                 f,
                 "the state's information set {} is not this game's",
                 crate::game::quote(k)
             ),
-            StateError::Iterations(n) => write!(
+            MccfrStateError::Iterations(n) => write!(
                 f,
                 "the state's {n} iterations are more than the {} a solver runs",
                 super::state::MAX_ITERATIONS
             ),
-            StateError::Beyond(why) => write!(f, "the state's {why}"),
+            MccfrStateError::Beyond(why) => write!(f, "the state's {why}"),
         }
     }
 }
 
-impl std::error::Error for StateError {}
+impl std::error::Error for MccfrStateError {}
 
 /// One thread's buffers, reused from batch to batch so the traversals allocate nothing but
 /// the keys the game makes.
@@ -473,7 +334,7 @@ pub struct Mccfr<G: Extensive> {
 
 impl<G: Extensive + Sync + Send> Mccfr<G> {
     /// A solver for `game` drawing from `seed`, running traversals on `threads` threads (at
-    /// least 1), with [`DEFAULT_BATCH`] and [`IndexKind::DEFAULT`].
+    /// least 1), with [`DEFAULT_BATCH`].
     pub fn new(game: G, seed: u64, threads: usize) -> Self {
         let threads = threads.max(1);
         let pool = (threads > 1).then(|| {
@@ -492,7 +353,7 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
             baseline: None,
             baselines: Vec::new(),
             pool,
-            index: Index::new(IndexKind::DEFAULT),
+            index: Index::new(),
             regrets: Vec::new(),
             averages: Vec::new(),
             iterations: 0,
@@ -568,19 +429,6 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
         self.baseline
     }
 
-    /// Moves the information-set index into a map of `kind` (the results do not change).
-    pub fn with_index(mut self, kind: IndexKind) -> Self {
-        for sc in &mut self.scratch {
-            sc.cache.clear();
-        }
-        let index = Index::new(kind);
-        for (k, e) in self.index.entries() {
-            index.insert(k, e);
-        }
-        self.index = index;
-        self
-    }
-
     /// The game.
     pub fn game(&self) -> &G {
         &self.game
@@ -599,11 +447,6 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
     /// Iterations per batch.
     pub fn batch(&self) -> usize {
         self.batch
-    }
-
-    /// The map behind the information-set index.
-    pub fn index_kind(&self) -> IndexKind {
-        self.index.kind()
     }
 
     /// Iterations done (one traversal per player each).
@@ -627,7 +470,7 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
     pub fn run(&mut self, iterations: u64) {
         // The whole run inside the pool: each phase's fork then starts from a worker, whose
         // siblings are still awake from the last phase, not from outside through the pool's
-        // queue (measured: see `examples/mccfr_index.rs`).
+        // queue (measured with the settled `git show 41c0953:engine/examples/mccfr_index.rs`).
         match self.pool.take() {
             Some(pool) => {
                 pool.install(|| self.run_batches(iterations, true));
@@ -748,14 +591,14 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
         }
     }
 
-    /// The average strategy in the slot layout of `tree`, a [`Tree`] built from the same
+    /// The average strategy in the slot layout of `tree`, a [`ExtensiveTree`] built from the same
     /// game, for [`nash_conv`](super::nash_conv) and the like: information sets never met
     /// are uniform.
     ///
     /// # Panics
     ///
     /// If an information set of `tree` has another number of actions here.
-    pub fn average_strategy_for(&self, tree: &Tree) -> Vec<f64> {
+    pub fn average_strategy_for(&self, tree: &ExtensiveTree) -> Vec<f64> {
         let mut s = tree.uniform_strategy();
         for set in tree.infosets() {
             if let Some(e) = self.index.get(&set.key) {
@@ -809,24 +652,24 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
     }
 
     /// A solver that goes on from `state` exactly as the one that saved it would have, on
-    /// `threads` threads with [`IndexKind::DEFAULT`].
-    pub fn from_state(game: G, state: MccfrState, threads: usize) -> Result<Self, StateError> {
+    /// `threads` threads.
+    pub fn from_state(game: G, state: MccfrState, threads: usize) -> Result<Self, MccfrStateError> {
         if state.game != game.name() {
-            return Err(StateError::Game(state.game));
+            return Err(MccfrStateError::Game(state.game));
         }
         if !(1..=MAX_BATCH).contains(&state.batch) {
-            return Err(StateError::Batch);
+            return Err(MccfrStateError::Batch);
         }
         if state.regrets.iter().any(|x| !x.is_finite())
             || state.averages.iter().any(|&x| !(x.is_finite() && x >= 0.0))
         {
-            return Err(StateError::Values);
+            return Err(MccfrStateError::Values);
         }
         if state.baseline.is_some_and(|d| !(d > 0.0 && d <= 1.0)) {
-            return Err(StateError::Baseline);
+            return Err(MccfrStateError::Baseline);
         }
         if state.iterations > super::state::MAX_ITERATIONS {
-            return Err(StateError::Iterations(state.iterations));
+            return Err(MccfrStateError::Iterations(state.iterations));
         }
         let mut m = Mccfr::new(game, state.seed, threads)
             .with_batch(state.batch)
@@ -836,23 +679,25 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
         for &(s, b) in &state.baselines {
             match m.baselines.get_mut(s as usize) {
                 Some(slot) if b.is_finite() => *slot = b,
-                _ => return Err(StateError::Baseline),
+                _ => return Err(MccfrStateError::Baseline),
             }
         }
         let mut first: u32 = 0;
         for set in state.infosets {
             if set.actions == 0 || m.index.get(&set.key).is_some() {
-                return Err(StateError::Infosets);
+                return Err(MccfrStateError::Infosets);
             }
             let e = Entry {
                 first,
                 actions: set.actions,
             };
-            first = first.checked_add(set.actions).ok_or(StateError::Slots)?;
+            first = first
+                .checked_add(set.actions)
+                .ok_or(MccfrStateError::Slots)?;
             m.index.insert(set.key, e);
         }
         if state.regrets.len() != first as usize || state.averages.len() != first as usize {
-            return Err(StateError::Slots);
+            return Err(MccfrStateError::Slots);
         }
         m.regrets = state.regrets;
         m.averages = state.averages;
@@ -868,7 +713,7 @@ impl MccfrState {
     /// Checks the state against `tree`, the game's whole tree, before
     /// [`Mccfr::from_state`]: its information sets ([`MccfrState::matches`]), its arrays'
     /// lengths, and its numbers within what its iterations can make, as
-    /// [`SolverState::check`](super::state::SolverState::check) does for the full-width
+    /// [`CfrState::check`](super::state::CfrState::check) does for the full-width
     /// solvers (see [`super::state`] for why). With `T` iterations, `W` the sum of their
     /// weights (`T`, or `T (T + 1) / 2` when linear), `M` the largest absolute payoff and `H`
     /// the histories of an information set in the tree (a traversal visits each at most once):
@@ -886,18 +731,18 @@ impl MccfrState {
     /// Each with the factor [`SLACK`](super::state::SLACK) for rounding. At the cap the
     /// bounds stay below 2^310 for any game of fewer than 2^32 nodes and payoffs below
     /// 2^100, so a state within them runs on without overflow.
-    pub fn check(&self, tree: &Tree) -> Result<(), StateError> {
+    pub fn check(&self, tree: &ExtensiveTree) -> Result<(), MccfrStateError> {
         use super::state::SLACK;
         self.matches(tree)?;
         if self.iterations > super::state::MAX_ITERATIONS {
-            return Err(StateError::Iterations(self.iterations));
+            return Err(MccfrStateError::Iterations(self.iterations));
         }
         let slots = self
             .infosets
             .iter()
             .try_fold(0usize, |n, s| n.checked_add(s.actions as usize));
         if slots != Some(self.regrets.len()) || slots != Some(self.averages.len()) {
-            return Err(StateError::Slots);
+            return Err(MccfrStateError::Slots);
         }
         let t = self.iterations as f64;
         let weights = match self.weighting {
@@ -914,13 +759,13 @@ impl MccfrState {
         };
         let baseline = |&(_, x): &(u32, f64)| !x.is_finite() || x.abs() > b;
         if let Some(&(slot, _)) = self.baselines.iter().find(|x| baseline(x)) {
-            return Err(StateError::Beyond(format!(
+            return Err(MccfrStateError::Beyond(format!(
                 "baseline in slot {slot} is more than {} times the largest payoff",
                 BASELINE_FACTOR
             )));
         }
         let beyond = |what: &str, key: &str| {
-            StateError::Beyond(format!(
+            MccfrStateError::Beyond(format!(
                 "{what} at {} are more than {} iterations can make",
                 crate::game::quote(key),
                 self.iterations
@@ -930,7 +775,7 @@ impl MccfrState {
         for set in &self.infosets {
             let i = tree
                 .find_infoset(&set.key)
-                .ok_or_else(|| StateError::Actions(set.key.clone()))?;
+                .ok_or_else(|| MccfrStateError::Actions(set.key.clone()))?;
             let h = tree.infoset_nodes(i).len() as f64;
             let r = first..first + set.actions as usize;
             first = r.end;
@@ -942,7 +787,7 @@ impl MccfrState {
             }
             let avg = &self.averages[r];
             if avg.iter().any(|&x| !(x.is_finite() && x >= 0.0)) {
-                return Err(StateError::Values);
+                return Err(MccfrStateError::Values);
             }
             if avg.iter().sum::<f64>() > SLACK * h * weights {
                 return Err(beyond("average-strategy sums", &set.key));
@@ -955,7 +800,7 @@ impl MccfrState {
     /// must be one of the tree's, with the same number of actions. [`Mccfr::from_state`]
     /// cannot check that without the tree; a state that fails it would stop the walk at the
     /// first history of a mismatched set (the index's check of the action count panics).
-    pub fn matches(&self, tree: &Tree) -> Result<(), StateError> {
+    pub fn matches(&self, tree: &ExtensiveTree) -> Result<(), MccfrStateError> {
         let sets: HashMap<&str, u32> = tree
             .infosets()
             .iter()
@@ -966,7 +811,7 @@ impl MccfrState {
             .iter()
             .find(|s| sets.get(s.key.as_str()) != Some(&s.actions))
         {
-            Some(s) => Err(StateError::Actions(s.key.clone())),
+            Some(s) => Err(MccfrStateError::Actions(s.key.clone())),
             None => Ok(()),
         }
     }
@@ -1274,8 +1119,11 @@ mod tests {
 
     #[test]
     fn every_saved_state_passes_its_check() {
-        use crate::games::{kuhn::Kuhn, leduc::Leduc};
-        let trees = [Tree::build(&Kuhn).unwrap(), Tree::build(&Leduc).unwrap()];
+        use crate::games::imperfect::{kuhn::Kuhn, leduc::Leduc};
+        let trees = [
+            ExtensiveTree::build(&Kuhn).unwrap(),
+            ExtensiveTree::build(&Leduc).unwrap(),
+        ];
         for (weighting, baseline) in [
             (Weighting::Linear, DEFAULT_BASELINE),
             (Weighting::Uniform, None),
@@ -1298,8 +1146,8 @@ mod tests {
 
     #[test]
     fn numbers_beyond_a_run_are_refused_and_a_run_stops_at_the_cap() {
-        use crate::games::kuhn::Kuhn;
-        let tree = Tree::build(&Kuhn).unwrap();
+        use crate::games::imperfect::kuhn::Kuhn;
+        let tree = ExtensiveTree::build(&Kuhn).unwrap();
         let mut m = Mccfr::new(Kuhn, 1, 1);
         m.run(32);
         let good = m.state();
@@ -1325,7 +1173,7 @@ mod tests {
         past.iterations = crate::cfr::state::MAX_ITERATIONS + 1;
         assert!(matches!(
             Mccfr::from_state(Kuhn, past, 1),
-            Err(StateError::Iterations(_))
+            Err(MccfrStateError::Iterations(_))
         ));
     }
 }

@@ -15,7 +15,7 @@
 //!
 //! CFR walks the whole tree once per player per iteration, thousands of times, and the trees
 //! of the games it is meant for (Kuhn poker: 58 nodes; Leduc hold'em: 9,457) fit in cache.
-//! So the tree is built once ([`Tree::build`]) into flat arrays: nodes numbered breadth first
+//! So the tree is built once ([`ExtensiveTree::build`]) into flat arrays: nodes numbered breadth first
 //! with their children consecutive, each information set owning a run of consecutive *slots*
 //! (one per action), and the regrets, current strategy and average strategy as contiguous
 //! `f64` arrays indexed by slot. An iteration then is a few loops over those arrays: no
@@ -26,22 +26,22 @@
 //!
 //! # The parts
 //!
-//! - [`tree`]: the [`Extensive`] trait and the flat [`Tree`];
-//! - [`solver`]: [`Solver`], CFR with alternating updates, and CFR+, linear and discounted
+//! - [`tree`]: the [`Extensive`] trait and the flat [`ExtensiveTree`];
+//! - [`solver`]: [`Cfr`], CFR with alternating updates, and CFR+, linear and discounted
 //!   CFR by its [`Params`];
 //! - [`best_response`](mod@best_response): expected values, best responses, NashConv and
 //!   exploitability, exact;
 //! - [`state`]: saving and resuming a solver, bit for bit;
 //! - [`mccfr`]: external-sampling Monte Carlo CFR, on the game's own states, in parallel.
 //!
-//! The games: [`crate::games::kuhn`] and [`crate::games::leduc`].
+//! The games: [`crate::games::imperfect::kuhn`] and [`crate::games::imperfect::leduc`].
 //!
 //! ```
-//! use cutoff::cfr::{exploitability, expected_values, Params, Solver, Tree};
-//! use cutoff::games::kuhn::Kuhn;
+//! use cutoff::cfr::{exploitability, expected_values, Params, Cfr, ExtensiveTree};
+//! use cutoff::games::imperfect::kuhn::Kuhn;
 //!
-//! let tree = Tree::build(&Kuhn).unwrap();
-//! let mut cfr = Solver::new(&tree, Params::PLUS);
+//! let tree = ExtensiveTree::build(&Kuhn).unwrap();
+//! let mut cfr = Cfr::new(&tree, Params::PLUS);
 //! cfr.run(1000);
 //! let avg = cfr.average_strategy();
 //! assert!(exploitability(&tree, &avg) < 1e-3);
@@ -58,8 +58,8 @@ pub mod tree;
 pub use best_response::{
     best_response, best_response_value, expected_values, exploitability, nash_conv, BestResponse,
 };
-pub use solver::{Params, Solver, Variant};
-pub use tree::{Extensive, Infoset, Tree, TreeError};
+pub use solver::{Cfr, Params, Variant};
+pub use tree::{Extensive, ExtensiveTree, Infoset, TreeError};
 
 /// Writes the distribution proportional to the non-negative `sums` into `out` (of the same
 /// length), or the uniform one when they sum to 0: an average strategy from its sums.

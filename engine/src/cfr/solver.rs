@@ -1,4 +1,4 @@
-//! Counterfactual regret minimisation on a [`Tree`]: vanilla CFR, CFR+, linear CFR and
+//! Counterfactual regret minimisation on a [`ExtensiveTree`]: vanilla CFR, CFR+, linear CFR and
 //! discounted CFR, one code path set by [`Params`].
 //!
 //! # An iteration
@@ -55,7 +55,7 @@
 //! `(t / (t + 1))^gamma` each iteration, as in the discounted CFR paper, is likewise the
 //! weight `t^gamma` up to a factor, so the average is kept with that weight directly.
 
-use super::tree::{Tree, CHANCE, NO_SLOT, TERMINAL};
+use super::tree::{ExtensiveTree, CHANCE, NO_SLOT, TERMINAL};
 
 /// The knobs that make CFR, CFR+, linear CFR and discounted CFR out of one solver.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -157,10 +157,10 @@ impl Variant {
 }
 
 /// A CFR solver on one tree: cumulative regrets, the current and the average strategy, and
-/// the scratch arrays of the walks, all allocated once by [`Solver::new`].
+/// the scratch arrays of the walks, all allocated once by [`Cfr::new`].
 #[derive(Clone, Debug)]
-pub struct Solver<'t> {
-    tree: &'t Tree,
+pub struct Cfr<'t> {
+    tree: &'t ExtensiveTree,
     params: Params,
     iteration: u64,
     /// The current strategy (the first `tree.slots()` entries), then the chance
@@ -171,10 +171,10 @@ pub struct Solver<'t> {
     /// Cumulative (weighted, unnormalised) average strategy, one per slot.
     avg: Vec<f64>,
     /// The other players' reach of each non-terminal node (chance left out), for the player
-    /// being updated, indexed like [`Tree::inner`].
+    /// being updated, indexed like [`ExtensiveTree::inner`].
     reach: Vec<f64>,
     /// For player `p` and non-terminal node `i` (at `p * inner + i`): the index of its parent
-    /// in [`Tree::inner`] and the slot of its edge's probability in `probs`, or the slot of
+    /// in [`ExtensiveTree::inner`] and the slot of its edge's probability in `probs`, or the slot of
     /// a 1 where the edge is `p`'s own or chance's. The forward loop is one multiply a node.
     down: Vec<[u32; 2]>,
     /// Node values, one array of `tree.nodes()` per player; terminal entries hold the
@@ -184,9 +184,9 @@ pub struct Solver<'t> {
     own: Vec<f64>,
 }
 
-impl<'t> Solver<'t> {
+impl<'t> Cfr<'t> {
     /// A solver on `tree` with `params`, starting from the uniform strategy.
-    pub fn new(tree: &'t Tree, params: Params) -> Solver<'t> {
+    pub fn new(tree: &'t ExtensiveTree, params: Params) -> Cfr<'t> {
         let n = tree.nodes();
         let players = tree.players();
         let mut values = vec![0.0; n * players];
@@ -225,7 +225,7 @@ impl<'t> Solver<'t> {
             }
         }
         let slots = tree.slots();
-        Solver {
+        Cfr {
             tree,
             params,
             iteration: 0,
@@ -240,7 +240,7 @@ impl<'t> Solver<'t> {
     }
 
     /// The tree.
-    pub fn tree(&self) -> &'t Tree {
+    pub fn tree(&self) -> &'t ExtensiveTree {
         self.tree
     }
 
@@ -296,7 +296,7 @@ impl<'t> Solver<'t> {
         out
     }
 
-    /// [`Solver::average_strategy`] written into `out` (one entry per slot), allocating
+    /// [`Cfr::average_strategy`] written into `out` (one entry per slot), allocating
     /// nothing.
     pub fn average_strategy_into(&self, out: &mut [f64]) {
         assert_eq!(out.len(), self.tree.slots());
@@ -470,12 +470,12 @@ fn back_any(
 }
 
 /// Saving and resuming (see [`super::state`]).
-impl<'t> Solver<'t> {
-    /// The state to save: with [`Solver::from_state`], a resumed run equals the run that was
+impl<'t> Cfr<'t> {
+    /// The state to save: with [`Cfr::from_state`], a resumed run equals the run that was
     /// never stopped, bit for bit.
-    pub fn state(&self) -> super::state::SolverState {
+    pub fn state(&self) -> super::state::CfrState {
         let algo = super::state::variant_for(self.params).map_or("custom", Variant::name);
-        super::state::SolverState {
+        super::state::CfrState {
             game: self.tree.name().to_string(),
             algo: algo.to_string(),
             params: self.params,
@@ -490,13 +490,13 @@ impl<'t> Solver<'t> {
     /// A solver on `tree` that goes on from `state`; an error if the state belongs to
     /// another game or tree.
     pub fn from_state(
-        tree: &'t Tree,
-        state: &super::state::SolverState,
-    ) -> Result<Solver<'t>, super::state::StateError> {
+        tree: &'t ExtensiveTree,
+        state: &super::state::CfrState,
+    ) -> Result<Cfr<'t>, super::state::StateError> {
         state.check(tree)?;
         // Everything else (reaches, node values, own reaches) is scratch that each walk
         // writes before it reads.
-        let mut s = Solver::new(tree, state.params);
+        let mut s = Cfr::new(tree, state.params);
         s.iteration = state.iterations;
         s.probs[..tree.slots()].copy_from_slice(&state.current);
         s.regret.copy_from_slice(&state.regret);

@@ -1,4 +1,4 @@
-//! A [`Solver`](super::Solver)'s state, to save to a file and resume from: a resumed run
+//! A [`Cfr`](super::Cfr)'s state, to save to a file and resume from: a resumed run
 //! equals, bit for bit, the run that was never stopped.
 //!
 //! The file is plain text, one `name value...` line per field, with every `f64` written as
@@ -9,7 +9,7 @@
 //!
 //! # What a state may hold
 //!
-//! A state file is untrusted: whatever [`SolverState::check`] accepts must run on without a
+//! A state file is untrusted: whatever [`CfrState::check`] accepts must run on without a
 //! sum reaching infinity or NaN, and report a true exploitability; and whatever a solver saves
 //! must pass it, so that every saved run can be resumed. Both follow from bounds on what `T`
 //! iterations can make, given `M`, the largest absolute payoff of the tree:
@@ -40,7 +40,7 @@
 //! exploitability 0, and the next save held numbers that could not be read back.)
 
 use super::solver::{Params, Variant};
-use super::tree::Tree;
+use super::tree::ExtensiveTree;
 use std::fmt;
 
 /// The first line of every state file, with the format's version.
@@ -62,11 +62,11 @@ pub const SLACK: f64 = 4.0;
 /// version of one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Fingerprint {
-    /// [`Tree::nodes`].
+    /// [`ExtensiveTree::nodes`].
     pub nodes: u64,
     /// Number of information sets.
     pub infosets: u64,
-    /// [`Tree::slots`].
+    /// [`ExtensiveTree::slots`].
     pub slots: u64,
     /// FNV-1a hash of each information set's key, player and action count, in order.
     pub keys: u64,
@@ -74,7 +74,7 @@ pub struct Fingerprint {
 
 impl Fingerprint {
     /// The fingerprint of `tree`.
-    pub fn of(tree: &Tree) -> Fingerprint {
+    pub fn of(tree: &ExtensiveTree) -> Fingerprint {
         // FNV-1a: fixed across runs and platforms, unlike std's randomly seeded hasher.
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
         let mut eat = |bytes: &[u8]| {
@@ -97,10 +97,10 @@ impl Fingerprint {
     }
 }
 
-/// Everything a [`Solver`](super::Solver) needs to go on where it stopped.
+/// Everything a [`Cfr`](super::Cfr) needs to go on where it stopped.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SolverState {
-    /// The game's name ([`Tree::name`]).
+pub struct CfrState {
+    /// The game's name ([`ExtensiveTree::name`]).
     pub game: String,
     /// The variant's name ([`Variant::name`]), or `custom` for other parameters.
     pub algo: String,
@@ -163,12 +163,12 @@ pub fn variant_named(name: &str) -> Option<Variant> {
     Variant::ALL.into_iter().find(|v| v.name() == name)
 }
 
-impl SolverState {
+impl CfrState {
     /// Checks that the state fits `tree` (same game, same fingerprint, arrays of the right
     /// length) and that its numbers are within what its iterations can make (see the module
     /// comment): a state that passes runs on without overflow, and every state a solver saves
     /// passes.
-    pub fn check(&self, tree: &Tree) -> Result<(), StateError> {
+    pub fn check(&self, tree: &ExtensiveTree) -> Result<(), StateError> {
         if self.game != tree.name() {
             return Err(StateError::WrongGame {
                 saved: self.game.clone(),
@@ -280,8 +280,8 @@ impl SolverState {
         s
     }
 
-    /// Reads a state written by [`SolverState::to_text`].
-    pub fn from_text(text: &str) -> Result<SolverState, StateError> {
+    /// Reads a state written by [`CfrState::to_text`].
+    pub fn from_text(text: &str) -> Result<CfrState, StateError> {
         let mut lines = text.lines();
         if lines.next() != Some(MAGIC) {
             return Err(bad("no 'cutoff-cfr-state 1' header"));
@@ -356,7 +356,7 @@ impl SolverState {
         let current = array("current")?;
         let regret = array("regret")?;
         let avg = array("avg")?;
-        Ok(SolverState {
+        Ok(CfrState {
             game,
             algo,
             params,
@@ -395,13 +395,13 @@ pub fn variant_for(params: Params) -> Option<Variant> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cfr::Solver;
-    use crate::games::{kuhn::Kuhn, leduc::Leduc};
+    use crate::cfr::Cfr;
+    use crate::games::imperfect::{kuhn::Kuhn, leduc::Leduc};
 
     /// The largest regret over `2 M T` and the largest set's sums over `T^(gamma + 1)`: the
     /// exact bounds of the module comment, which must hold up to rounding (vanilla CFR's root
     /// sets reach `T` itself).
-    fn ratios(tree: &Tree, s: &SolverState) -> (f64, f64) {
+    fn ratios(tree: &ExtensiveTree, s: &CfrState) -> (f64, f64) {
         let t = s.iterations as f64;
         let r = s.regret.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         let sums = tree.infosets().iter().map(|set| {
@@ -417,9 +417,12 @@ mod tests {
 
     #[test]
     fn every_saved_state_passes_and_the_exact_bounds_hold() {
-        for tree in [Tree::build(&Kuhn).unwrap(), Tree::build(&Leduc).unwrap()] {
+        for tree in [
+            ExtensiveTree::build(&Kuhn).unwrap(),
+            ExtensiveTree::build(&Leduc).unwrap(),
+        ] {
             for v in Variant::ALL {
-                let mut s = Solver::new(&tree, v.params());
+                let mut s = Cfr::new(&tree, v.params());
                 assert_eq!(s.state().check(&tree), Ok(()), "a fresh {}", v.name());
                 for n in [1, 9, 90] {
                     s.run(n);
@@ -440,9 +443,9 @@ mod tests {
 
     #[test]
     fn a_state_at_its_bounds_stays_within_them_as_it_runs_on() {
-        let tree = Tree::build(&Kuhn).unwrap();
+        let tree = ExtensiveTree::build(&Kuhn).unwrap();
         for v in Variant::ALL {
-            let mut s = Solver::new(&tree, v.params());
+            let mut s = Cfr::new(&tree, v.params());
             s.run(10);
             let mut state = s.state();
             let t = state.iterations as f64;
@@ -454,7 +457,7 @@ mod tests {
             // Kuhn's sets have two actions.
             state.avg.fill(sums / 2.0);
             assert_eq!(state.check(&tree), Ok(()), "{}", v.name());
-            let mut resumed = Solver::from_state(&tree, &state).unwrap();
+            let mut resumed = Cfr::from_state(&tree, &state).unwrap();
             resumed.run(20);
             let again = resumed.state();
             assert_eq!(again.check(&tree), Ok(()), "{}", v.name());
@@ -474,11 +477,11 @@ mod tests {
 
     #[test]
     fn numbers_beyond_a_run_are_refused_with_one_line() {
-        let tree = Tree::build(&Kuhn).unwrap();
-        let mut s = Solver::new(&tree, Variant::Discounted.params());
+        let tree = ExtensiveTree::build(&Kuhn).unwrap();
+        let mut s = Cfr::new(&tree, Variant::Discounted.params());
         s.run(10);
         let good = s.state();
-        let refused = |edit: &dyn Fn(&mut SolverState), what: &str| {
+        let refused = |edit: &dyn Fn(&mut CfrState), what: &str| {
             let mut bad = good.clone();
             edit(&mut bad);
             let e = bad.check(&tree).unwrap_err().to_string();
@@ -498,12 +501,12 @@ mod tests {
 
     #[test]
     fn a_solver_stops_at_the_cap() {
-        let tree = Tree::build(&Kuhn).unwrap();
-        let mut s = Solver::new(&tree, Variant::Plus.params());
+        let tree = ExtensiveTree::build(&Kuhn).unwrap();
+        let mut s = Cfr::new(&tree, Variant::Plus.params());
         s.run(3);
         let mut state = s.state();
         state.iterations = MAX_ITERATIONS - 2;
-        let mut near = Solver::from_state(&tree, &state).unwrap();
+        let mut near = Cfr::from_state(&tree, &state).unwrap();
         near.run(10);
         assert_eq!(near.iterations(), MAX_ITERATIONS);
         near.iterate();

@@ -1,4 +1,4 @@
-//! The game description ([`Extensive`]) and the flat tree built from it once ([`Tree`]).
+//! The game description ([`Extensive`]) and the flat tree built from it once ([`ExtensiveTree`]).
 //!
 //! # Layout
 //!
@@ -17,8 +17,8 @@
 //!
 //! Every (information set, action) pair owns a *slot*, and an information set's slots are
 //! consecutive and in the order of its actions, so a node's action `a` reads slot
-//! `first_slot + a`. A strategy is a `&[f64]` of [`Tree::slots`] probabilities. Chance
-//! probabilities get slots of their own after the strategy slots ([`Tree::chance_probs`]), so
+//! `first_slot + a`. A strategy is a `&[f64]` of [`ExtensiveTree::slots`] probabilities. Chance
+//! probabilities get slots of their own after the strategy slots ([`ExtensiveTree::chance_probs`]), so
 //! the walks read a decision node's strategy and a chance node's distribution from one array
 //! with the same code.
 //!
@@ -34,10 +34,10 @@ use std::fmt;
 /// No slot: the parent sequence of an information set its player reaches without acting first.
 pub const NO_SLOT: u32 = u32::MAX;
 
-/// The owner of a chance node in [`Tree::owner`].
+/// The owner of a chance node in [`ExtensiveTree::owner`].
 pub const CHANCE: u8 = 254;
 
-/// The owner of a terminal node in [`Tree::owner`].
+/// The owner of a terminal node in [`ExtensiveTree::owner`].
 pub const TERMINAL: u8 = 255;
 
 /// Most nodes a tree may have (indices are `u32`, and one value is kept free).
@@ -46,7 +46,7 @@ pub const MAX_NODES: usize = u32::MAX as usize - 1;
 /// An extensive-form game with imperfect information, as the tree builder sees it.
 ///
 /// Actions and chance outcomes are numbered `0..n` at each node. The full-width solvers
-/// see the game only through the [`Tree`] built from it, once; external-sampling MCCFR
+/// see the game only through the [`ExtensiveTree`] built from it, once; external-sampling MCCFR
 /// ([`super::mccfr`]) walks the game itself and calls `turn`, `play`, `chance`, `payoffs` and
 /// `infoset_key` at every node of every traversal, so those should not allocate.
 pub trait Extensive {
@@ -94,7 +94,7 @@ pub trait Extensive {
     }
 }
 
-/// Why a game could not be built into a [`Tree`].
+/// Why a game could not be built into a [`ExtensiveTree`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum TreeError {
     /// [`Extensive::players`] is 0 or above [`MAX_PLAYERS`].
@@ -176,7 +176,7 @@ pub(crate) struct Inner {
 /// The game tree of an [`Extensive`] game, built once into flat arrays (see the module
 /// comment).
 #[derive(Clone, Debug)]
-pub struct Tree {
+pub struct ExtensiveTree {
     name: &'static str,
     players: usize,
     /// Owner of each node: a player, [`CHANCE`] or [`TERMINAL`].
@@ -214,14 +214,14 @@ pub struct Tree {
     terminal_nodes: usize,
 }
 
-impl Tree {
+impl ExtensiveTree {
     /// Builds the whole tree of `game`, breadth first.
-    pub fn build<G: Extensive>(game: &G) -> Result<Tree, TreeError> {
+    pub fn build<G: Extensive>(game: &G) -> Result<ExtensiveTree, TreeError> {
         let players = game.players();
         if players == 0 || players > MAX_PLAYERS {
             return Err(TreeError::Players(players));
         }
-        let mut t = Tree {
+        let mut t = ExtensiveTree {
             name: game.name(),
             players,
             owner: Vec::new(),
@@ -526,7 +526,7 @@ impl Tree {
     }
 
     /// The non-terminal nodes of each depth, root first: ranges of indices into
-    /// [`Tree::inner`].
+    /// [`ExtensiveTree::inner`].
     pub(crate) fn levels(&self) -> impl DoubleEndedIterator<Item = std::ops::Range<usize>> + '_ {
         self.levels.windows(2).map(|w| w[0] as usize..w[1] as usize)
     }
@@ -536,7 +536,7 @@ impl Tree {
         self.chance_reach[n]
     }
 
-    /// [`Tree::chance_reach`] of every node.
+    /// [`ExtensiveTree::chance_reach`] of every node.
     pub(crate) fn chance_reaches(&self) -> &[f64] {
         &self.chance_reach
     }

@@ -128,7 +128,7 @@ impl Payoffs {
 
 /// A chance outcome: the move nature makes and its probability.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Outcome<M> {
+pub struct ChanceOutcome<M> {
     /// The move that leads to the outcome.
     pub mv: M,
     /// Its probability, in `(0, 1]`; a node's probabilities sum to 1.
@@ -136,7 +136,7 @@ pub struct Outcome<M> {
 }
 
 /// The inline list a chance node's outcomes are written into.
-pub type Outcomes<M> = MoveList<Outcome<M>, MAX_OUTCOMES>;
+pub type Outcomes<M> = MoveList<ChanceOutcome<M>, MAX_OUTCOMES>;
 
 /// A game with chance nodes, any number of players, or both (see the module comment).
 ///

@@ -20,7 +20,9 @@ pub mod paranoid;
 pub mod star;
 pub mod table;
 
-pub use game::{owner, MultiGame, Outcome, Outcomes, Payoffs, Turn, MAX_OUTCOMES, MAX_PLAYERS};
+pub use game::{
+    owner, ChanceOutcome, MultiGame, Outcomes, Payoffs, Turn, MAX_OUTCOMES, MAX_PLAYERS,
+};
 pub use table::BoundsTable;
 
 use crate::game::MoveBuffer;
@@ -393,30 +395,6 @@ impl<'a, G: MultiGame, O: MultiObserver<G>> Ctx<'a, G, O> {
             self.horizon_hit = true;
             self.game.evaluate(pos)
         })
-    }
-
-    /// Fills the frame at `ply` with the moves of `pos`, ordered: the table's move `first` (an
-    /// index into the generated list) first, then by [`MultiGame::move_hint`], stably.
-    pub fn ordered_moves(&mut self, ply: usize, pos: &G::Pos, first: Option<usize>) {
-        let game = self.game;
-        let moves = &mut self.frames[ply].moves;
-        game.moves(pos, moves);
-        let list = moves.as_mut_slice();
-        let start = match first.filter(|&i| i < list.len()) {
-            Some(i) => {
-                list[..=i].rotate_right(1);
-                1
-            }
-            None => 0,
-        };
-        // A stable insertion sort by hint: move lists are short, and it never allocates.
-        for i in start + 1..list.len() {
-            let mut j = i;
-            while j > start && game.move_hint(pos, list[j - 1]) < game.move_hint(pos, list[j]) {
-                list.swap(j - 1, j);
-                j -= 1;
-            }
-        }
     }
 }
 

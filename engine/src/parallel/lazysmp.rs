@@ -5,7 +5,7 @@
 //! (`abdada.rs`) is the same race, in one order, with busy moves put off.
 
 use super::abdada::Busy;
-use super::{tally, worker, Outcome, ParallelConfig, Shared, SplitChain, Tallies, Task};
+use super::{tally, worker, ParallelConfig, RootResult, Shared, SplitChain, Tallies, Task};
 use crate::game::Game;
 use crate::search::{Algorithm, Limits};
 use crate::tt::TranspositionTable;
@@ -26,7 +26,7 @@ pub(super) fn race<G: Game>(
     config: ParallelConfig,
     limits: Limits<'_>,
     busy: Option<&Busy>,
-) -> Outcome<G::Move> {
+) -> RootResult<G::Move> {
     let first = OnceLock::new();
     rayon::scope(|scope| {
         for t in 0..threads {

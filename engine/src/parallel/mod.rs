@@ -76,7 +76,7 @@ impl FromStr for Mode {
 }
 
 /// A driver's answer: value, best move and line; `None` when a limit stopped it.
-type Outcome<M> = Option<(Value, Option<M>, Vec<M>)>;
+type RootResult<M> = Option<(Value, Option<M>, Vec<M>)>;
 
 /// The most split points that can be open at once; beyond it a node simply runs serially.
 const SLOTS: usize = 4096;
@@ -297,7 +297,9 @@ pub struct ParallelConfig {
     /// The null-window solver's window (see [`Searcher::window`]); `None`: the game's range.
     pub window: Option<(Value, Value)>,
     /// Keep every pool thread busy even beyond the machine's cores (see `on_cores`); tests set
-    /// it so that they interleave as many threads as they ask for on any machine.
+    /// it so that they interleave as many threads as they ask for on any machine. Hidden: a
+    /// testing knob, not part of the supported API.
+    #[doc(hidden)]
     pub oversubscribe: bool,
 }
 
@@ -389,7 +391,7 @@ pub fn parallel_search<G: Game>(
 /// this many claimants at a split. Work beyond the cores only takes turns on them: a racer
 /// slows the one that would have finished first, and a preempted YBWC task holds up the
 /// split waiting on it (8 threads on 2 cores ran Lazy SMP at a third of one thread's speed
-/// and YBWC at 0.84 of it; see docs/parallel.md). The extra pool threads stay idle.
+/// and YBWC at 0.94 of it; see docs/measurements/thread-scaling.md). The extra pool threads stay idle.
 pub(crate) fn on_cores(threads: usize, config: &ParallelConfig) -> usize {
     if config.oversubscribe {
         return threads.max(1);

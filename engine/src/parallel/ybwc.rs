@@ -13,7 +13,7 @@
 //! Root splitting ([`super::Mode::Root`]) is the same machinery with the split made only at
 //! the root, without waiting for the eldest, and serial searches below.
 
-use super::{tally, worker, Outcome, ParallelConfig, Shared, Tallies, Task};
+use super::{tally, worker, ParallelConfig, RootResult, Shared, Tallies, Task};
 use crate::game::{Game, MoveBuffer, Value};
 use crate::search::policy::Split;
 use crate::search::pvs::{Best, Node};
@@ -54,7 +54,7 @@ pub(crate) struct Ctx<'a, 'g, G: Game> {
 /// In order, not halved: with the moves best first, the brother most likely to cut the node
 /// off is searched first, by whichever thread is free. Halving the range sent the second
 /// thread to the middle of the list, the moves least likely to matter, and a cutoff found
-/// there by the first thread came after all that work (see the figures in docs/parallel.md).
+/// there by the first thread came after all that work (see the figures in docs/measurements/thread-scaling.md).
 fn par_claim(lo: usize, hi: usize, workers: usize, f: &(dyn Fn(usize) + Sync)) {
     let next = std::sync::atomic::AtomicUsize::new(lo);
     let job = || loop {
@@ -102,7 +102,7 @@ pub(super) fn search<G: Game>(
     per_thread: &Tallies,
     config: ParallelConfig,
     limits: Limits<'_>,
-) -> Outcome<G::Move> {
+) -> RootResult<G::Move> {
     let make = || worker(game, root, tt, limits, config);
     let threads = rayon::current_num_threads();
     // Two searchers a thread up front: a thread runs one task, and one more while it waits

@@ -284,7 +284,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         if let Some(tt) = tt {
             // The probe comes after the game's analysis (both halves): memory works meanwhile.
             // Asking only once the node is known to probe spared forced and settled nodes a
-            // load, but left too little work to hide the probe's own (see docs/parallel.md).
+            // load, but left too little work to hide the probe's own (see docs/measurements/connect4-knowledge.md, "The node's cost").
             tt.prefetch(key);
         }
         let knowledge = {

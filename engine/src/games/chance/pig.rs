@@ -19,7 +19,7 @@
 //! later one is strictly better) a player indifferent between them rolls.
 
 use crate::game::{GameError, MoveBuffer, MoveList};
-use crate::multi::{MultiGame, Outcome, Outcomes, Payoffs, Turn, MAX_OUTCOMES, MAX_PLAYERS};
+use crate::multi::{ChanceOutcome, MultiGame, Outcomes, Payoffs, Turn, MAX_OUTCOMES, MAX_PLAYERS};
 use crate::rng::mix;
 
 /// Largest win score (scores and turn totals fit in 16 bits with room to spare).
@@ -121,11 +121,6 @@ impl Pig {
     /// The horizon, in moves.
     pub fn horizon(&self) -> u32 {
         self.horizon as u32
-    }
-
-    /// True for Piglet.
-    pub fn is_piglet(&self) -> bool {
-        self.piglet
     }
 
     fn next(&self, p: u8) -> u8 {
@@ -281,17 +276,17 @@ impl MultiGame for Pig {
         out.clear();
         let d = self.faces as f64;
         if self.piglet {
-            out.push(Outcome {
+            out.push(ChanceOutcome {
                 mv: PigMove::Tails,
                 prob: 1.0 / d,
             });
-            out.push(Outcome {
+            out.push(ChanceOutcome {
                 mv: PigMove::Heads,
                 prob: 1.0 - 1.0 / d,
             });
         } else {
             for f in 1..=self.faces {
-                out.push(Outcome {
+                out.push(ChanceOutcome {
                     mv: PigMove::Face(f),
                     prob: 1.0 / d,
                 });

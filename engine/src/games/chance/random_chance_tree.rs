@@ -1,6 +1,6 @@
 //! Random trees with chance nodes (Ballard's *-minimax trees), never stored: every node is
 //! computed from the seed and the path of child indices leading to it, as in
-//! [`random_tree`](super::random_tree).
+//! [`random_tree`](crate::games::perfect::random_tree).
 //!
 //! # Shape
 //!
@@ -51,12 +51,12 @@
 //! decision node; nothing is allocated.
 
 use crate::game::{quote, GameError, MoveBuffer, MoveList};
-use crate::multi::{MultiGame, Outcome, Outcomes, Payoffs, Turn, MAX_OUTCOMES};
+use crate::multi::{ChanceOutcome, MultiGame, Outcomes, Payoffs, Turn, MAX_OUTCOMES};
 use crate::rng::{mix, splitmix64, GOLDEN};
 use std::fmt;
 use std::str::FromStr;
 
-pub use super::random_tree::Order;
+pub use crate::games::perfect::random_tree::Order;
 
 /// Largest branching factor at decision nodes (the capacity of the inline move list).
 pub const MAX_BRANCHING: usize = 64;
@@ -504,7 +504,7 @@ impl MultiGame for RandomChanceTree {
         let mut p = [0.0; MAX_OUTCOMES];
         self.probabilities(pos.hash, &mut p);
         for (i, &prob) in p[..self.chance].iter().enumerate() {
-            out.push(Outcome { mv: i as u8, prob });
+            out.push(ChanceOutcome { mv: i as u8, prob });
         }
     }
 

@@ -4,7 +4,7 @@
 //!
 //! # File format
 //!
-//! Everything of the two-player format ([`super::tree`]) holds: a parenthesised list is a
+//! Everything of the two-player format ([`tree`](crate::games::perfect::tree)) holds: a parenthesised list is a
 //! node where a player moves, labels `name:`, `#` comments, several top-level items are the
 //! root's children, the same limits ([`MAX_DEPTH`] levels, [`MAX_CHILDREN`] children, values
 //! within ±[`MAX_ABS_VALUE`]). Three things are added:
@@ -33,10 +33,10 @@
 //! three-player tree the levels below player 0's root go 1, 2, 0, ... whatever chance nodes
 //! lie between.
 
-use super::tree::{line_col, parse_items, trim_number, Kind, Tree, NONE};
-pub use super::tree::{MAX_ABS_VALUE, MAX_CHILDREN, MAX_DEPTH, PROB_TOLERANCE};
 use crate::game::{GameError, MoveBuffer, MoveList, Player};
-use crate::multi::{MultiGame, Outcome, Outcomes, Payoffs, Turn};
+use crate::games::perfect::tree::{line_col, parse_items, trim_number, Kind, Tree, NONE};
+pub use crate::games::perfect::tree::{MAX_ABS_VALUE, MAX_CHILDREN, MAX_DEPTH, PROB_TOLERANCE};
+use crate::multi::{ChanceOutcome, MultiGame, Outcomes, Payoffs, Turn};
 pub use crate::multi::{MAX_OUTCOMES, MAX_PLAYERS};
 use std::ops::Range;
 
@@ -374,7 +374,7 @@ impl MultiGame for MultiTree {
         out.clear();
         if self.is_chance(*pos) {
             for k in self.children(*pos) {
-                out.push(Outcome {
+                out.push(ChanceOutcome {
                     mv: k,
                     prob: self.prob[k as usize],
                 });

@@ -120,7 +120,7 @@ const FIRST_PROBE_ZERO_BELOW: u32 = 8;
 
 /// Cells of the even rows counting from 1 (the second, fourth and sixth from the bottom).
 const EVEN_ROWS: u64 = BOTTOM * 0b101010;
-// Claimeven (see `Board::static_bounds`) fills columns two stones at a time.
+// Claimeven (see `Bitboard::static_bounds`) fills columns two stones at a time.
 const _: () = assert!(HEIGHT.is_multiple_of(2));
 
 /// The key of the mirror image (columns reversed): each column's 7 key bits depend on that
@@ -145,7 +145,7 @@ pub fn mirror_key(k: u64) -> u64 {
 /// right above an opponent's threat count most (such a threat is dead: whoever fills the cell
 /// below lets the other side win or block); threats right above a playable cell, which the
 /// opponent must watch from the next move on, add a little. Measured on Begin-Medium against
-/// the plain threat count (see docs/connect4.md).
+/// the plain threat count (see docs/measurements/connect4-knowledge.md).
 #[inline]
 fn move_score(threats: u64, next: u64, theirs: u64) -> i32 {
     let useful = threats & !(theirs << 1);
@@ -194,7 +194,7 @@ fn get_cells(hints: &[i32], at: usize) -> u64 {
 /// per-move analysis has just made for the same move), where every node's analysis needed
 /// both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Board {
+pub struct Bitboard {
     /// Stones of the side to move.
     pub current: u64,
     /// All stones.
@@ -211,22 +211,16 @@ pub struct Board {
     theirs: u64,
 }
 
-impl Board {
+impl Bitboard {
     /// True if column `col` has room.
     #[inline]
     pub fn can_play(&self, col: u32) -> bool {
         self.mask & top_cell(col) == 0
     }
 
-    /// Plays the stone given as a one-bit mask (the lowest empty cell of a column).
-    #[inline]
-    pub fn play_cell(&self, cell: u64) -> Board {
-        self.play_cells(cell, mirror_key(cell))
-    }
-
     /// Plays `cell`, whose mirror image is `mirrored_cell`.
     #[inline]
-    fn play_cells(&self, cell: u64, mirrored_cell: u64) -> Board {
+    fn play_cells(&self, cell: u64, mirrored_cell: u64) -> Bitboard {
         let threats = winning_cells(self.current | cell, self.mask | cell);
         self.play_cells_with(cell, mirrored_cell, threats)
     }
@@ -234,9 +228,9 @@ impl Board {
     /// Plays `cell`, whose mirror image is `mirrored_cell`, where the mover's winning cells
     /// afterwards are known to be `threats`.
     #[inline(always)]
-    fn play_cells_with(&self, cell: u64, mirrored_cell: u64, threats: u64) -> Board {
+    fn play_cells_with(&self, cell: u64, mirrored_cell: u64, threats: u64) -> Bitboard {
         let mask = self.mask | cell;
-        Board {
+        Bitboard {
             current: self.current ^ self.mask,
             mask,
             moves: self.moves + 1,
@@ -250,7 +244,7 @@ impl Board {
 
     /// Plays column `col`, which must have room.
     #[inline]
-    pub fn play_col(&self, col: u32) -> Board {
+    pub fn play_col(&self, col: u32) -> Bitboard {
         // The image's column `WIDTH - 1 - col` has the same height as ours.
         let image = WIDTH - 1 - col;
         self.play_cells(
@@ -259,10 +253,10 @@ impl Board {
         )
     }
 
-    /// [`Board::play_col`] where the mover's winning cells after the move are known to be
+    /// [`Bitboard::play_col`] where the mover's winning cells after the move are known to be
     /// `threats`.
     #[inline(always)]
-    fn play_col_with(&self, col: u32, threats: u64) -> Board {
+    fn play_col_with(&self, col: u32, threats: u64) -> Bitboard {
         let image = WIDTH - 1 - col;
         self.play_cells_with(
             (self.mask + bottom_cell(col)) & column_cells(col),
@@ -295,40 +289,10 @@ impl Board {
         has_four(self.opponent())
     }
 
-    /// True if the side to move can win with its next stone.
-    #[inline]
-    pub fn can_win_next(&self) -> bool {
-        self.mine & self.playable() != 0
-    }
-
-    /// True if playing column `col` wins at once for the side to move.
-    #[inline]
-    pub fn is_winning_move(&self, col: u32) -> bool {
-        self.mine & self.playable() & column_cells(col) != 0
-    }
-
     /// The unique key of the position (see the module comment).
     #[inline]
     pub fn key(&self) -> u64 {
         self.current + self.mask
-    }
-
-    /// Playable cells that do not lose at once, assuming the side to move cannot win at once:
-    /// if the opponent threatens to win in one cell we must play there (and with two such
-    /// threats every move loses: empty result), and we never play right below an opponent's
-    /// winning cell.
-    #[inline]
-    pub fn non_losing_moves(&self) -> u64 {
-        let mut playable = self.playable();
-        let threats = self.theirs;
-        let forced = playable & threats;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                return 0;
-            }
-            playable = forced;
-        }
-        playable & !(threats >> 1)
     }
 
     /// Number of winning cells the side to move would have after playing `cell`: the
@@ -367,8 +331,8 @@ impl Board {
     }
 
     /// The mirror image: columns reversed.
-    pub fn mirror(&self) -> Board {
-        Board {
+    pub fn mirror(&self) -> Bitboard {
+        Bitboard {
             current: self.mirrored_current,
             mask: self.mirrored_mask,
             moves: self.moves,
@@ -378,18 +342,12 @@ impl Board {
             theirs: mirror_key(self.theirs),
         }
     }
-
-    /// The stone count of the side to move's next stone (1-based).
-    #[inline]
-    pub fn next_stone(&self) -> u32 {
-        self.moves / 2 + 1
-    }
 }
 
 /// Connect Four from a given start position.
 #[derive(Clone, Debug)]
 pub struct Connect4 {
-    start: Board,
+    start: Bitboard,
 }
 
 impl Default for Connect4 {
@@ -402,7 +360,7 @@ impl Connect4 {
     /// The empty board.
     pub fn new() -> Self {
         Connect4 {
-            start: Board::default(),
+            start: Bitboard::default(),
         }
     }
 
@@ -417,7 +375,7 @@ impl Connect4 {
                 quote(moves)
             )));
         }
-        let mut b = Board::default();
+        let mut b = Bitboard::default();
         for (i, ch) in moves.trim().chars().enumerate() {
             let col = match ch {
                 '1'..='7' => ch as u32 - '1' as u32,
@@ -448,21 +406,21 @@ impl Connect4 {
     }
 
     /// The start position.
-    pub fn board(&self) -> Board {
+    pub fn board(&self) -> Bitboard {
         self.start
     }
 }
 
 impl Game for Connect4 {
-    type Pos = Board;
+    type Pos = Bitboard;
     type Move = u8;
     type Moves = MoveList<u8, { WIDTH as usize }>;
 
-    fn initial(&self) -> Board {
+    fn initial(&self) -> Bitboard {
         self.start
     }
 
-    fn to_move(&self, pos: &Board) -> Player {
+    fn to_move(&self, pos: &Bitboard) -> Player {
         if pos.moves.is_multiple_of(2) {
             Player::First
         } else {
@@ -470,7 +428,7 @@ impl Game for Connect4 {
         }
     }
 
-    fn outcome(&self, pos: &Board) -> Option<Value> {
+    fn outcome(&self, pos: &Bitboard) -> Option<Value> {
         if pos.last_mover_won() {
             // The winner's stone count is ceil(moves / 2).
             let k = pos.moves.div_ceil(2) as Value;
@@ -482,7 +440,7 @@ impl Game for Connect4 {
         }
     }
 
-    fn moves(&self, pos: &Board, out: &mut Self::Moves) {
+    fn moves(&self, pos: &Bitboard, out: &mut Self::Moves) {
         use crate::game::MoveBuffer;
         out.clear();
         for c in CENTRE_ORDER {
@@ -493,7 +451,7 @@ impl Game for Connect4 {
     }
 
     #[inline(always)]
-    fn play(&self, pos: &Board, mv: u8) -> Board {
+    fn play(&self, pos: &Bitboard, mv: u8) -> Bitboard {
         pos.play_col(mv as u32)
     }
 
@@ -506,7 +464,7 @@ impl Game for Connect4 {
     }
 
     #[inline(always)]
-    fn analyse(&self, pos: &Board, out: &mut Self::Moves, hints: &mut [i32]) -> Knowledge {
+    fn analyse(&self, pos: &Bitboard, out: &mut Self::Moves, hints: &mut [i32]) -> Knowledge {
         use crate::game::MoveBuffer;
         let m = pos.moves as Value;
         let playable = pos.playable();
@@ -551,7 +509,7 @@ impl Game for Connect4 {
     }
 
     #[inline(always)]
-    fn analyse_moves(&self, pos: &Board, moves: &Self::Moves, hints: &mut [i32]) -> Knowledge {
+    fn analyse_moves(&self, pos: &Bitboard, moves: &Self::Moves, hints: &mut [i32]) -> Knowledge {
         use crate::game::MoveBuffer;
         let m = pos.moves as Value;
         let theirs = from_scratch(hints);
@@ -566,7 +524,7 @@ impl Game for Connect4 {
             let current = pos.current | cell;
             let mask = pos.mask | cell;
             if lo < 1 {
-                // The child's static upper bound (see `Board::static_bounds`), negated: one
+                // The child's static upper bound (see `Bitboard::static_bounds`), negated: one
                 // child the opponent cannot win settles a null window at 0 before any search.
                 let empty_after = empty & !cell;
                 if !has_four(opp | empty_after) {
@@ -600,7 +558,7 @@ impl Game for Connect4 {
     }
 
     #[inline(always)]
-    fn play_analysed(&self, pos: &Board, mv: u8, hints: &[i32]) -> Board {
+    fn play_analysed(&self, pos: &Bitboard, mv: u8, hints: &[i32]) -> Bitboard {
         if hints[CACHED] == 0 {
             return pos.play_col(mv as u32);
         }
@@ -612,7 +570,7 @@ impl Game for Connect4 {
     }
 
     #[inline(always)]
-    fn table_key(&self, pos: &Board) -> (u64, bool) {
+    fn table_key(&self, pos: &Bitboard) -> (u64, bool) {
         let k = pos.key();
         let m = pos.mirrored_key();
         if m < k {
@@ -626,13 +584,13 @@ impl Game for Connect4 {
         (WIDTH as u8 - 1).wrapping_sub(code)
     }
 
-    fn first_probe(&self, pos: &Board) -> Option<Value> {
+    fn first_probe(&self, pos: &Bitboard) -> Option<Value> {
         // Early positions are nearly always decided late, by a small margin: settle the sign
         // first (Begin-Hard, first 10: 11% fewer nodes; later positions gain nothing).
         (pos.moves < FIRST_PROBE_ZERO_BELOW).then_some(0)
     }
 
-    fn enhanced_cutoffs(&self, pos: &Board) -> bool {
+    fn enhanced_cutoffs(&self, pos: &Bitboard) -> bool {
         pos.moves < ETC_PLIES
     }
 
@@ -648,16 +606,16 @@ impl Game for Connect4 {
         }
     }
 
-    fn move_hint(&self, pos: &Board, mv: u8) -> i32 {
+    fn move_hint(&self, pos: &Bitboard, mv: u8) -> i32 {
         let cell = pos.playable() & column_cells(mv as u32);
         pos.threats_after(cell) as i32
     }
 
-    fn key(&self, pos: &Board) -> u64 {
+    fn key(&self, pos: &Bitboard) -> u64 {
         pos.key()
     }
 
-    fn max_plies(&self, pos: &Board) -> usize {
+    fn max_plies(&self, pos: &Bitboard) -> usize {
         (CELLS - pos.moves) as usize
     }
 }
@@ -667,11 +625,11 @@ impl Notation for Connect4 {
         "connect4"
     }
 
-    fn format_move(&self, _pos: &Board, mv: u8) -> String {
+    fn format_move(&self, _pos: &Bitboard, mv: u8) -> String {
         (mv + 1).to_string()
     }
 
-    fn parse_move(&self, pos: &Board, text: &str) -> Result<u8, GameError> {
+    fn parse_move(&self, pos: &Bitboard, text: &str) -> Result<u8, GameError> {
         let col: u32 = match text.trim().parse() {
             Ok(c @ 1..=7) => c,
             _ => {
@@ -690,7 +648,7 @@ impl Notation for Connect4 {
     /// A score from the side to move: a win with its `k`-th stone is `22 - k`, a loss to the
     /// opponent's `k`-th stone `k - 22` (stones counted from the empty board, each player's
     /// own), a draw 0.
-    fn explain_value(&self, _pos: &Board, value: Value) -> String {
+    fn explain_value(&self, _pos: &Bitboard, value: Value) -> String {
         match value.signum() {
             1 => format!("win with its {} stone", ordinal(22 - value)),
             -1 => format!("loss: the opponent's {} stone wins", ordinal(22 + value)),
@@ -700,7 +658,7 @@ impl Notation for Connect4 {
 
     /// The board from the top row down, `X` for the first player's stones and `O` for the
     /// second's, with the column numbers underneath.
-    fn diagram(&self, pos: &Board) -> Option<String> {
+    fn diagram(&self, pos: &Bitboard) -> Option<String> {
         let first = if pos.moves.is_multiple_of(2) {
             pos.current
         } else {
@@ -836,7 +794,7 @@ mod tests {
         let mut seed = crate::rng::GOLDEN;
         let mut checked = 0;
         for _ in 0..300 {
-            let mut b = Board::default();
+            let mut b = Bitboard::default();
             while b.moves < CELLS && !b.last_mover_won() {
                 assert_eq!(b.mirrored_key(), mirror_key(b.key()), "{b:?}");
                 assert_eq!(b.mine, winning_cells(b.current, b.mask), "{b:?}");

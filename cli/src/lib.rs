@@ -12,6 +12,7 @@ pub mod judge;
 pub mod output;
 pub mod position;
 pub mod progress;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod shard;
 pub mod suite;

@@ -52,6 +52,7 @@ enum Command {
     /// From a solved pass of a split, write the next pass: only the lines the value needs.
     Plan(cutoff_cli::cmd::plan::Args),
     /// Serve a local web page to play and analyse positions in a browser.
+    #[cfg(feature = "serve")]
     Serve(cutoff_cli::serve::Args),
 }
 
@@ -106,6 +107,7 @@ fn main() -> ExitCode {
         Command::SolveShard(args) => cutoff_cli::cmd::solve_shard::run(args),
         Command::Merge(args) => cutoff_cli::cmd::merge::run(args),
         Command::Plan(args) => cutoff_cli::cmd::plan::run(args),
+        #[cfg(feature = "serve")]
         Command::Serve(args) => cutoff_cli::serve::run(args),
     };
     match outcome {

@@ -9,6 +9,7 @@
 //!
 //! `CUTOFF_BIN=/path/to/cutoff` runs these tests against another build (to see them fail on
 //! the code before a fix).
+#![cfg(feature = "serve")]
 
 use serde_json::Value as Json;
 use std::io::{BufRead, BufReader, Read, Write};

@@ -16,6 +16,8 @@
 //! [`Solver`](solver::Solver) is the way into every two-player search: it picks serial or
 //! parallel, checks its settings, honours time and node budgets and a stop flag, and says what
 //! its value is ([`Verdict`](solver::Verdict): exact, depth-limited, or only bounded).
+//! [`Solver::run`](solver::Solver::run) gives one report;
+//! [`Solver::analyse`](solver::Solver::analyse) gives every legal move's exact value.
 //!
 //! # Where things are
 //!

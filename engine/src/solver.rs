@@ -17,14 +17,16 @@
 //! the table it filled: small searches never pay for starting the parallel search, and large
 //! ones lose a few milliseconds at most.
 
-use crate::game::{Game, Value};
+use crate::game::{Game, MoveBuffer, Notation, Value};
 use crate::parallel::{
     parallel_iterative_deepening, parallel_search, ParallelConfig, ParallelResult,
 };
-use crate::search::{iterative_deepening, Algorithm, Limits, Progress, Searcher, Stats};
+use crate::search::{
+    iterative_deepening, Algorithm, Limits, MoveProgress, Progress, Searcher, Stats,
+};
 use crate::tt::{TableError, TranspositionTable, TtStats};
 use std::fmt;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// Nodes a [`Threads::Auto`] search runs on one thread before it goes parallel: about 2.5 ms
@@ -115,6 +117,32 @@ pub struct Report<M> {
     pub elapsed: Duration,
 }
 
+/// Every legal move of a position with its exact value: what [`Solver::analyse`] returns.
+#[derive(Clone, Debug)]
+pub struct Analysis<M> {
+    /// Each legal move with its exact value from the side to move at the position, in the
+    /// game's order, except that moves written as plain numbers (columns, cells, amounts)
+    /// are sorted by that number. Where the search was stopped, the moves scored before.
+    pub moves: Vec<(M, Value)>,
+    /// Nodes searched, over all the moves.
+    pub nodes: u64,
+    /// True if the stop flag was raised before every move was scored.
+    pub stopped: bool,
+}
+
+impl<M: Copy> Analysis<M> {
+    /// The best value and the first move that reaches it, `None` without moves.
+    pub fn best(&self) -> Option<(M, Value)> {
+        let mut best: Option<(M, Value)> = None;
+        for &(mv, v) in &self.moves {
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((mv, v));
+            }
+        }
+        best
+    }
+}
+
 /// A bad setting, or a resource the search could not get.
 #[derive(Debug)]
 pub enum SolveError {
@@ -169,7 +197,12 @@ pub struct Solver<'a, G: Game> {
     nodes: Option<u64>,
     stop: Option<&'a AtomicBool>,
     progress: Option<&'a Progress>,
+    known: Option<Known<'a, G>>,
+    move_progress: Option<&'a MoveProgress>,
 }
+
+/// Exact values known without a search (see [`Solver::known_values`]).
+type Known<'a, G> = &'a (dyn Fn(&<G as Game>::Pos) -> Option<Value> + Sync + 'a);
 
 impl<'a, G: Game> Solver<'a, G> {
     /// A search of `game`'s initial position: exact solving with the null-window solver,
@@ -190,6 +223,8 @@ impl<'a, G: Game> Solver<'a, G> {
             nodes: None,
             stop: None,
             progress: None,
+            known: None,
+            move_progress: None,
         }
     }
 
@@ -285,6 +320,136 @@ impl<'a, G: Game> Solver<'a, G> {
     pub fn progress(mut self, progress: &'a Progress) -> Self {
         self.progress = Some(progress);
         self
+    }
+
+    /// Exact values known without a search, an opening book's say: [`Solver::analyse`] looks
+    /// each move's position up with `known` and searches it only where that gives `None`.
+    /// The values are from the side to move at the position looked up, and are believed.
+    pub fn known_values(mut self, known: Known<'a, G>) -> Self {
+        self.known = Some(known);
+        self
+    }
+
+    /// Publishes what [`Solver::analyse`] has done into `progress`.
+    pub fn move_progress(mut self, progress: &'a MoveProgress) -> Self {
+        self.move_progress = Some(progress);
+        self
+    }
+
+    /// Scores every legal move of the position: plays it and solves the child exactly with
+    /// the null-window solver, each with this solver's table, threads and stop flag, the
+    /// value negated to be the mover's. A finished position has no moves. Takes no budget,
+    /// depth, weak solving, window or other algorithm; a raised stop flag ends it early,
+    /// with [`Analysis::stopped`] set.
+    pub fn analyse(self) -> Result<Analysis<G::Move>, SolveError>
+    where
+        G: Notation,
+    {
+        if self.time.is_some()
+            || self.nodes.is_some()
+            || self.depth.is_some()
+            || self.weak
+            || self.window.is_some()
+            || self.algo.is_some_and(|a| a != Algorithm::Solve)
+        {
+            return Err(SolveError::Settings(
+                "analyse solves every move exactly: no budget, depth, weak solving, window or algorithm other than solve".into(),
+            ));
+        }
+        if self.threads == Threads::Exactly(0) {
+            return Err(SolveError::Settings("0 threads asked for".into()));
+        }
+        let game = self.game;
+        let pos = &self.root;
+        let mut list = G::Moves::default();
+        if game.outcome(pos).is_none() {
+            game.moves(pos, &mut list);
+        }
+        let mut moves: Vec<G::Move> = list.as_slice().to_vec();
+        let numbers: Option<Vec<u64>> = moves
+            .iter()
+            .map(|&m| game.format_move(pos, m).parse().ok())
+            .collect();
+        if let Some(numbers) = numbers {
+            let mut keyed: Vec<(u64, G::Move)> = numbers.into_iter().zip(moves).collect();
+            keyed.sort_by_key(|&(n, _)| n);
+            moves = keyed.into_iter().map(|(_, m)| m).collect();
+        }
+        // One table and one pool for every move's search.
+        let owned;
+        let tt = match self.table {
+            Table::Shared(tt) => tt,
+            Table::Mib(mib) => {
+                owned = TranspositionTable::try_new(mib)?;
+                &owned
+            }
+        };
+        let owned_pool;
+        let pool = match (self.pool, self.threads) {
+            (Some(p), _) => Some(p),
+            (None, Threads::Exactly(1)) => None,
+            (None, t) => {
+                let want = match t {
+                    Threads::Exactly(n) => n,
+                    Threads::Auto => std::thread::available_parallelism()
+                        .map(|n| n.get())
+                        .unwrap_or(1),
+                };
+                if want > 1 {
+                    owned_pool = make_pool(want)?;
+                    Some(&owned_pool)
+                } else {
+                    None
+                }
+            }
+        };
+        let mut out = Analysis {
+            moves: Vec::with_capacity(moves.len()),
+            nodes: 0,
+            stopped: false,
+        };
+        if let Some(p) = self.move_progress {
+            p.total.store(moves.len(), Relaxed);
+        }
+        for (i, mv) in moves.into_iter().enumerate() {
+            let child = game.play(pos, mv);
+            let watch = self.move_progress.and_then(|p| {
+                p.current.store(i, Relaxed);
+                p.moves.get(i)
+            });
+            if let Some(v) = self.known.and_then(|known| known(&child)) {
+                out.moves.push((mv, -v));
+                continue;
+            }
+            let mut solver = Solver::new(game)
+                .position(child)
+                .algorithm(Algorithm::Solve)
+                .table(tt)
+                .parallel(self.parallel)
+                .thread_policy(self.threads);
+            if let Some(pool) = pool {
+                solver = solver.pool(pool);
+            }
+            if let Some(stop) = self.stop {
+                solver = solver.stop_flag(stop);
+            }
+            if let Some(p) = watch {
+                solver = solver.progress(p);
+            }
+            let r = solver.run()?;
+            out.nodes += r.stats.nodes;
+            match r.verdict {
+                Verdict::Exact(v) => out.moves.push((mv, -v)),
+                _ => {
+                    out.stopped = true;
+                    break;
+                }
+            }
+        }
+        if let Some(p) = self.move_progress {
+            p.current.store(out.moves.len(), Relaxed);
+        }
+        Ok(out)
     }
 
     /// Runs the search.

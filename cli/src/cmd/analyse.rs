@@ -3,12 +3,12 @@
 
 use super::CliResult;
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
-use cutoff::search::Progress;
-use cutoff::solver::{Solver, Threads, Verdict};
+use cutoff::search::{MoveProgress, Progress};
+use cutoff::solver::{Analysis, Solver, Threads, Verdict};
 use cutoff::tt::TranspositionTable;
-use cutoff::{Algorithm, Game, MoveBuffer, Value};
+use cutoff::{Algorithm, Game, Value};
 use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Arguments of `cutoff analyse`.
@@ -37,29 +37,6 @@ pub struct Args {
     pub book: Option<String>,
 }
 
-/// The exact scores of the legal moves of one position.
-#[derive(Clone, Debug)]
-pub struct MoveScores<M> {
-    /// Each legal move with its value from the side to move at the position, in the game's
-    /// order (see [`score_moves`]).
-    pub moves: Vec<(M, Value)>,
-    /// Nodes searched, over all the moves.
-    pub nodes: u64,
-}
-
-impl<M: Copy> MoveScores<M> {
-    /// The best value and the first move that reaches it, `None` without moves.
-    pub fn best(&self) -> Option<(M, Value)> {
-        let mut best: Option<(M, Value)> = None;
-        for &(mv, v) in &self.moves {
-            if best.is_none_or(|(_, b)| v > b) {
-                best = Some((mv, v));
-            }
-        }
-        best
-    }
-}
-
 /// How a searcher runs: its table, threads and the flag that stops it.
 pub struct Engine<'a> {
     /// The table every search shares.
@@ -71,32 +48,10 @@ pub struct Engine<'a> {
     pub auto: bool,
     /// Raised by Ctrl-C: the searches poll it.
     pub stop: &'a AtomicBool,
-    /// Where the searches of [`score_moves`] publish what they have done, if anyone watches.
+    /// Where [`score_moves`] publishes what it has done, if anyone watches.
     pub progress: Option<&'a MoveProgress>,
     /// An opening book [`score_moves`] looks positions up in before searching them.
     pub book: Option<&'a crate::book::Book>,
-}
-
-/// What [`score_moves`] has done so far, readable from another thread (`cutoff serve`'s
-/// progress reports): the move being solved, and each move's search's [`Progress`].
-pub struct MoveProgress {
-    /// The index of the move being solved (the count solved, once all are).
-    pub current: std::sync::atomic::AtomicUsize,
-    /// The number of moves to solve (0 until known).
-    pub total: std::sync::atomic::AtomicUsize,
-    /// One per move (the engine's move lists hold at most 64).
-    pub moves: Vec<Progress>,
-}
-
-impl MoveProgress {
-    /// Counters for a game whose values lie in `range`.
-    pub fn new(range: (Value, Value)) -> Self {
-        MoveProgress {
-            current: Default::default(),
-            total: Default::default(),
-            moves: (0..64).map(|_| Progress::new(range)).collect(),
-        }
-    }
 }
 
 impl<'a> Engine<'a> {
@@ -149,82 +104,50 @@ impl<'a> Engine<'a> {
         pos: G::Pos,
         progress: Option<&Progress>,
     ) -> Result<(Value, Option<G::Move>, u64), u64> {
-        let mut solver = Solver::new(game)
-            .position(pos)
-            .algorithm(Algorithm::Solve)
-            .table(self.tt)
-            .stop_flag(self.stop);
+        let mut solver = self.solver(game).position(pos).algorithm(Algorithm::Solve);
         if let Some(p) = progress {
             solver = solver.progress(p);
         }
-        solver = match self.pool {
-            Some(pool) if self.auto => solver.pool(pool).thread_policy(Threads::Auto),
-            Some(pool) => solver.pool(pool).threads(pool.current_num_threads()),
-            None => solver.threads(1),
-        };
-        // The settings above are always valid and the table is the caller's: no error.
+        // The settings are always valid and the table is the caller's: no error.
         let out = solver.run().map_err(|_| 0u64)?;
         match out.verdict {
             Verdict::Exact(v) => Ok((v, out.best_move, out.stats.nodes)),
             _ => Err(out.stats.nodes),
         }
     }
+
+    /// A [`Solver`] of `game` with this engine's table, stop flag and threads.
+    pub fn solver<'s, G: Game>(&'s self, game: &'s G) -> Solver<'s, G> {
+        let solver = Solver::new(game).table(self.tt).stop_flag(self.stop);
+        match self.pool {
+            Some(pool) if self.auto => solver.pool(pool).thread_policy(Threads::Auto),
+            Some(pool) => solver.pool(pool).threads(pool.current_num_threads()),
+            None => solver.threads(1),
+        }
+    }
 }
 
-/// Scores every legal move of `pos`: plays it and solves the child exactly, the value negated
-/// to be the mover's. The moves come in the game's order, except that moves written as plain
-/// numbers (columns, cells, amounts) are sorted by that number. `Err` with the nodes searched
-/// if the stop flag was raised first. A terminal position has no moves.
+/// Scores every legal move of `pos` with [`Solver::analyse`], looking the moves up in the
+/// engine's book first. `Err` with the nodes searched if the stop flag was raised first.
 pub fn score_moves<G: Describe>(
     game: &G,
     pos: &G::Pos,
     engine: &Engine<'_>,
-) -> Result<MoveScores<G::Move>, u64> {
-    let mut list = G::Moves::default();
-    if game.outcome(pos).is_none() {
-        game.moves(pos, &mut list);
-    }
-    let mut moves: Vec<G::Move> = list.as_slice().to_vec();
-    let numbers: Option<Vec<u64>> = moves
-        .iter()
-        .map(|&m| game.format_move(pos, m).parse().ok())
-        .collect();
-    if let Some(numbers) = numbers {
-        let mut keyed: Vec<(u64, G::Move)> = numbers.into_iter().zip(moves).collect();
-        keyed.sort_by_key(|&(n, _)| n);
-        moves = keyed.into_iter().map(|(_, m)| m).collect();
-    }
-    let mut nodes = 0;
-    let mut scored = Vec::with_capacity(moves.len());
-    if let Some(p) = engine.progress {
-        p.total.store(moves.len(), Relaxed);
-    }
-    for (i, mv) in moves.into_iter().enumerate() {
-        let child = game.play(pos, mv);
-        let watch = engine.progress.and_then(|p| {
-            p.current.store(i, Relaxed);
-            p.moves.get(i)
-        });
-        if let Some(v) = engine.book.and_then(|b| b.value(game, &child)) {
-            // The book's value, solved once when the book was made: no search.
-            scored.push((mv, -v));
-            continue;
-        }
-        match engine.solve_watched(game, child, watch) {
-            Ok((v, _, n)) => {
-                nodes += n;
-                scored.push((mv, -v));
-            }
-            Err(n) => return Err(nodes + n),
-        }
+) -> Result<Analysis<G::Move>, u64> {
+    let known = |p: &G::Pos| engine.book.and_then(|b| b.value(game, p));
+    let mut solver = engine.solver(game).position(*pos);
+    if engine.book.is_some() {
+        solver = solver.known_values(&known);
     }
     if let Some(p) = engine.progress {
-        p.current.store(scored.len(), Relaxed);
+        solver = solver.move_progress(p);
     }
-    Ok(MoveScores {
-        moves: scored,
-        nodes,
-    })
+    // The settings are always valid and the table is the caller's: no error.
+    let scores = solver.analyse().map_err(|_| 0u64)?;
+    if scores.stopped {
+        return Err(scores.nodes);
+    }
+    Ok(scores)
 }
 
 /// One move in the JSON report.

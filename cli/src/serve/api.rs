@@ -13,7 +13,7 @@
 //! when their client goes away.
 
 use super::{State, BODY_LIMIT, QUEUE_WAIT, TABLE_MIB, TIME_LIMIT};
-use crate::cmd::analyse::{self, Engine, MoveProgress};
+use crate::cmd::analyse::{self, Engine};
 use crate::output::Report;
 use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameKind, GameVisitor};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State as Shared};
@@ -22,6 +22,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use cutoff::multi::MultiObserver;
+use cutoff::search::MoveProgress;
 use cutoff::search::Observer;
 use cutoff::solver::{Solver, Stop};
 use cutoff::tt::TranspositionTable;

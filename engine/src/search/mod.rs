@@ -15,7 +15,7 @@ pub mod theory;
 mod veb;
 
 pub use iterative::{iterative_deepening, Deepening, Iteration};
-pub use progress::{Progress, Snapshot};
+pub use progress::{MoveProgress, Progress, Snapshot};
 
 use crate::arena::Arena;
 use crate::game::{Game, MoveBuffer, Value};

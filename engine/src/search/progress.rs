@@ -7,7 +7,7 @@
 //! thousand nodes), so a search given a [`Progress`] costs nothing more per node.
 
 use crate::game::Value;
-use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Progress counters shared between a search and its observers (all relaxed atomics: each
 /// figure is exact on its own, a snapshot of several may mix two moments).
@@ -79,5 +79,29 @@ impl Progress {
     pub(crate) fn finished_depth(&self, depth: usize) {
         self.depth
             .fetch_max(u32::try_from(depth).unwrap_or(u32::MAX), Relaxed);
+    }
+}
+
+/// What [`Solver::analyse`](crate::solver::Solver::analyse) has done so far, readable from
+/// another thread (a server's progress reports): the move being solved, and each move's
+/// search's [`Progress`].
+#[derive(Debug)]
+pub struct MoveProgress {
+    /// The index of the move being solved (the count solved, once all are).
+    pub current: AtomicUsize,
+    /// The number of moves to solve (0 until known).
+    pub total: AtomicUsize,
+    /// One per move (the engine's move lists hold at most 64).
+    pub moves: Vec<Progress>,
+}
+
+impl MoveProgress {
+    /// Counters for a game whose values lie in `range`.
+    pub fn new(range: (Value, Value)) -> Self {
+        MoveProgress {
+            current: AtomicUsize::new(0),
+            total: AtomicUsize::new(0),
+            moves: (0..64).map(|_| Progress::new(range)).collect(),
+        }
     }
 }

@@ -19,7 +19,7 @@
 //! - every value in the game's range, and one value for a position and its mirror image;
 //! - every value agreeing with what the game knows without a search: a move that ends the
 //!   game at once (a position is worth at least its immediate win), and the exact value or
-//!   bounds of the game's static analysis ([`cutoff::Game::analyse`]: for Connect Four a win
+//!   bounds of the game's static analysis ([`cutoff::knowledge::Knowledge::analyse`]: for Connect Four a win
 //!   with the next stone, a double threat, the earliest stone either side can still win with);
 //! - negamax between the entries: a position whose every move leads to a position the book
 //!   holds (or ends the game) is worth the best of those moves, as `cutoff book` made it.
@@ -30,7 +30,7 @@
 
 use crate::cmd::analyse::Engine;
 use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
-use cutoff::game::Knowledge;
+use cutoff::knowledge::{Assessment, Knowledge};
 use cutoff::{MoveBuffer, Value};
 use std::collections::HashMap;
 
@@ -129,20 +129,21 @@ impl GameVisitor for Entry {
         // hint buffer is the size the searches give it (64 slots), at least a move list's.
         let mut hints = vec![0i32; <G::Moves as MoveBuffer<G::Move>>::CAPACITY.max(64)];
         let mut listed = G::Moves::default();
-        let mut known = game.analyse(&pos, &mut listed, &mut hints);
-        if let Knowledge::Bounds(lo, hi) = known {
+        let mut scratch = Default::default();
+        let mut known = G::Knowledge::analyse(game, &pos, &mut listed, &mut hints, &mut scratch);
+        if let Assessment::Bounds(lo, hi) = known {
             if (lo..=hi).contains(&value) && listed.len() >= 2 {
-                known = game.analyse_moves(&pos, &listed, &mut hints);
+                known = G::Knowledge::analyse_moves(game, &pos, &listed, &mut hints, &mut scratch);
             }
         }
         match known {
-            Knowledge::Value(v) if v != value => Err(format!(
+            Assessment::Value(v) if v != value => Err(format!(
                 "value {value}, but the game's analysis without a search gives {v}"
             )),
-            Knowledge::Bounds(lo, hi) if !(lo..=hi).contains(&value) => Err(format!(
+            Assessment::Bounds(lo, hi) if !(lo..=hi).contains(&value) => Err(format!(
                 "value {value}, but the game's analysis without a search puts it in {lo}..={hi}"
             )),
-            _ => Ok(game.table_key(&pos).0),
+            _ => Ok(G::Knowledge::table_key(game, &pos).0),
         }
     }
 }
@@ -165,7 +166,7 @@ impl GameVisitor for Negamax<'_> {
             let child = game.play(&pos, mv);
             let v = match game.outcome(&child) {
                 Some(end) => -end,
-                None => match self.values.get(&game.table_key(&child).0) {
+                None => match self.values.get(&G::Knowledge::table_key(game, &child).0) {
                     Some(&v) => -v,
                     // A move out of the book: its value is the book's word (see the module).
                     None => return Ok(()),
@@ -288,7 +289,9 @@ impl Book {
         if game.name() != self.game {
             return None;
         }
-        self.values.get(&game.table_key(pos).0).copied()
+        self.values
+            .get(&G::Knowledge::table_key(game, pos).0)
+            .copied()
     }
 
     /// The value of `pos` and a move that reaches it, if the book holds every move's position
@@ -391,7 +394,7 @@ pub fn build<G: Describe>(
                 let child = game.play(&pos, mv);
                 let v = match game.outcome(&child) {
                     Some(v) => v,
-                    None => lines[index[&game.table_key(&child).0]]
+                    None => lines[index[&G::Knowledge::table_key(game, &child).0]]
                         .value
                         .expect("children are valued first"),
                 };
@@ -426,7 +429,7 @@ fn collect<G: Describe>(
     if game.outcome(&pos).is_some() {
         return Ok(());
     }
-    let key = game.table_key(&pos).0;
+    let key = G::Knowledge::table_key(game, &pos).0;
     if index.contains_key(&key) {
         return Ok(());
     }

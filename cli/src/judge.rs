@@ -192,7 +192,8 @@ pub fn control(input: &str) -> Result<Vec<bool>, GameError> {
             Control::from_matrix(&rows).map_err(|e| GameError::new(format!("board {b}: {e}")))?;
         // The game's own theory (Sprague-Grundy, see `Control`), no tree search: the control
         // game always has it.
-        let value = cutoff::Game::exact_value(&graph, &cutoff::Game::initial(&graph))
+        let value = graph
+            .exact_value(&cutoff::Game::initial(&graph))
             .ok_or_else(|| GameError::new(format!("board {b}: no exact theory for this graph")))?;
         answers.push(value > 0);
     }

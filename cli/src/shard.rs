@@ -18,6 +18,7 @@
 //! the split (at most [`MAX_DEPTH`]). A bad file is a one-line error naming its line.
 
 use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor, RangeOf};
+use cutoff::knowledge::Knowledge;
 use cutoff::{MoveBuffer, Value};
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -984,7 +985,7 @@ fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String>
         if path.len() == c.header.depth || game.outcome(&pos).is_some() {
             full[id] = true;
         }
-        let key = game.table_key(&pos).0;
+        let key = G::Knowledge::table_key(game, &pos).0;
         match key_of[id] {
             None => key_of[id] = Some(key),
             Some(k0) if k0 != key => {

@@ -4,6 +4,7 @@
 //! deepest positions solved again; bad books are one-line errors.
 
 use cutoff::games::perfect::connect4::Connect4;
+use cutoff::knowledge::Knowledge;
 use cutoff::solver::{Solver, Verdict};
 use cutoff::{Game, MoveBuffer, Value};
 use cutoff_cli::book::{self, Book};
@@ -136,7 +137,10 @@ fn the_builtin_book_holds_every_position_of_four_stones_and_is_consistent() {
     for ply in 0..=4 {
         let mut next = Vec::new();
         for pos in frontier {
-            if seen.insert(game.table_key(&pos).0, ply).is_some() {
+            if seen
+                .insert(<Connect4 as Game>::Knowledge::table_key(&game, &pos).0, ply)
+                .is_some()
+            {
                 continue;
             }
             let mut moves = <Connect4 as Game>::Moves::default();

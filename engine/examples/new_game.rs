@@ -35,6 +35,7 @@ impl Game for Nim {
     type Move = Move;
     /// Inline, never on the heap: at most `HEAPS * MAX_HEAP` moves.
     type Moves = MoveList<Move, { HEAPS * MAX_HEAP as usize }>;
+    type Knowledge = cutoff::knowledge::NoKnowledge;
 
     fn initial(&self) -> Heaps {
         Heaps {

@@ -5,6 +5,7 @@
 //! reallocates: a search that runs in an arena performs no heap allocation per node.
 
 use crate::game::{Game, MoveBuffer};
+use crate::knowledge::Knowledge;
 
 /// One level of the search stack.
 pub struct Ply<G: Game> {
@@ -14,8 +15,10 @@ pub struct Ply<G: Game> {
     pub moves: G::Moves,
     /// The best line found from this ply (triangular PV table row).
     pub pv: Vec<G::Move>,
-    /// The game's ordering hint for each move (see [`Game::analyse`]).
+    /// The game's ordering hint for each move (see [`Knowledge::analyse`]).
     pub hints: [i32; MAX_MOVES],
+    /// What the game's analysis of this ply's node left for its later hooks.
+    pub scratch: <G::Knowledge as Knowledge<G>>::Scratch,
 }
 
 /// The most moves a position may have for the searches to order them all.
@@ -35,6 +38,7 @@ impl<G: Game> Arena<G> {
                 moves: G::Moves::default(),
                 pv: Vec::with_capacity(depth - p + 1),
                 hints: [0; MAX_MOVES],
+                scratch: Default::default(),
             })
             .collect();
         Arena { plies }

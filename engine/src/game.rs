@@ -6,6 +6,7 @@
 //! hand-written tree), so a copy costs less than the bookkeeping an unmake would need, undo is
 //! free, and a parallel search can hand a position to another thread without sharing state.
 
+use crate::knowledge::Knowledge;
 use std::fmt::Debug;
 
 /// A game value. Terminal utilities and evaluations stay well inside `-INF..=INF`.
@@ -169,20 +170,16 @@ impl<M: Copy + Default + Send + Sync, const N: usize> MoveBuffer<M> for MoveList
     }
 }
 
-/// What [`Game::analyse`] knows of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Knowledge {
-    /// The exact value, from the side to move: the position needs no search.
-    Value(Value),
-    /// Bounds `(lo, hi)` on the value; the moves to search are listed.
-    Bounds(Value, Value),
-}
-
 /// A two-player, zero-sum, perfect-information game (the classic formulation: initial state,
 /// player to move, legal moves, result of a move, terminal test and utility).
 ///
 /// Values follow the negamax convention: a terminal utility or an evaluation is seen from the
 /// side to move in that position.
+///
+/// The trait holds the rules: the seven required methods, [`Game::evaluate`] for depth-limited
+/// searches, and two facts that describe the game's moves and values ([`Game::move_code`],
+/// [`Game::value_range`]). What a solver may know beyond the rules lives apart, in the
+/// [`Knowledge`] the game names.
 pub trait Game: Sync {
     /// A position: small and `Copy` (see the module comment for why copy-make).
     type Pos: Copy + Send + Sync + Debug;
@@ -190,6 +187,10 @@ pub trait Game: Sync {
     type Move: Copy + Eq + Send + Sync + Debug + Default;
     /// The inline move list this game fills.
     type Moves: MoveBuffer<Self::Move>;
+    /// What the table-driven searches may know of this game beyond its rules (see
+    /// [`crate::knowledge`]): [`NoKnowledge`](crate::knowledge::NoKnowledge) for a game
+    /// searched by its rules alone.
+    type Knowledge: Knowledge<Self>;
 
     /// The starting position this game object was set up with.
     fn initial(&self) -> Self::Pos;
@@ -232,142 +233,6 @@ pub trait Game: Sync {
     /// null-window solver bisects it.
     fn value_range(&self) -> (Value, Value) {
         (-INF + 1, INF - 1)
-    }
-
-    /// Game knowledge for the table-driven searches (PVS, MTD(f), the null-window solver): the
-    /// exact value of a non-terminal position when it is known without search (an immediate
-    /// win, say). The plain searches never call it, so their node counts stay textbook figures.
-    fn quick_value(&self, _pos: &Self::Pos) -> Option<Value> {
-        None
-    }
-
-    /// The exact value of `pos`, from the side to move and in the scale of [`Game::outcome`],
-    /// worked out by the game's own theory rather than by a tree search (the Sprague-Grundy
-    /// theory of an impartial game, a table of heap sizes); `None` (the default) where the
-    /// game has no such theory. When it answers, it answers for every position, terminal ones
-    /// included, and agrees with a full search. No search calls it: it backs
-    /// [`Algorithm::Theory`](crate::search::Algorithm) only, so the searches' node counts do
-    /// not change with it.
-    fn exact_value(&self, _pos: &Self::Pos) -> Option<Value> {
-        None
-    }
-
-    /// Bounds on the value of a non-terminal position for which [`Game::quick_value`] gave
-    /// nothing (the table-driven searches narrow their window with them).
-    fn value_bounds(&self, _pos: &Self::Pos) -> (Value, Value) {
-        self.value_range()
-    }
-
-    /// The moves the table-driven searches try, after [`Game::quick_value`] gave nothing: the
-    /// game may leave out moves it can prove no better than one it keeps (at least one stays).
-    fn search_moves(&self, pos: &Self::Pos, out: &mut Self::Moves) {
-        self.moves(pos, out)
-    }
-
-    /// Everything the table-driven searches ask of a game before searching a non-terminal
-    /// position, in one call so that a game can share its work between the parts (Connect
-    /// Four finds its threats once): either the exact value, or bounds on it with the moves to
-    /// try written into `moves` and an ordering hint for move `i` into `hints[i]` (`hints`
-    /// holds the engine's maximum move count of slots, at least [`MoveBuffer::CAPACITY`]).
-    ///
-    /// The terminal test is part of the analysis: the searches test [`Game::outcome`]
-    /// themselves only at their root and at the horizon. Below the root, `pos` is always
-    /// reached by a move this method listed, so a game whose listed moves never end the game
-    /// (Connect Four lists no winning move: it answers "win" instead) may skip the test.
-    ///
-    /// The default asks [`Game::outcome`], [`Game::quick_value`], [`Game::value_bounds`],
-    /// [`Game::search_moves`] and [`Game::move_hint`] in turn, so a game that implements only
-    /// those loses nothing.
-    fn analyse(&self, pos: &Self::Pos, moves: &mut Self::Moves, hints: &mut [i32]) -> Knowledge {
-        if let Some(v) = self.outcome(pos) {
-            return Knowledge::Value(v);
-        }
-        if let Some(v) = self.quick_value(pos) {
-            return Knowledge::Value(v);
-        }
-        let (lo, hi) = self.value_bounds(pos);
-        self.search_moves(pos, moves);
-        for (h, &mv) in hints.iter_mut().zip(moves.as_slice()) {
-            *h = self.move_hint(pos, mv);
-        }
-        Knowledge::Bounds(lo, hi)
-    }
-
-    /// The per-move half of the analysis, asked only of a node that [`Game::analyse`] left with
-    /// bounds and at least two moves (a forced move is passed through without it, see
-    /// [`Game::forced_lines_static`]). A game puts here the work that looks at each move
-    /// (Connect Four plays every listed move to find a double threat and to score it). Either
-    /// the exact value, or bounds with an ordering hint for move `i` written into `hints[i]`.
-    /// `hints` is the buffer [`Game::analyse`] wrote, untouched since: a game may leave itself
-    /// work there in the slots past its moves. The default adds nothing: full bounds, the
-    /// hints as [`Game::analyse`] wrote them.
-    fn analyse_moves(
-        &self,
-        _pos: &Self::Pos,
-        _moves: &Self::Moves,
-        _hints: &mut [i32],
-    ) -> Knowledge {
-        let (lo, hi) = self.value_range();
-        Knowledge::Bounds(lo, hi)
-    }
-
-    /// The position after `mv` at a node the search has analysed: `hints` is the buffer
-    /// [`Game::analyse`] (and [`Game::analyse_moves`], if asked) wrote for `pos`, untouched
-    /// since, so a game can reuse what it worked out there for this move (Connect Four keeps
-    /// each move's new winning cells). The default plays the move.
-    #[inline(always)]
-    fn play_analysed(&self, pos: &Self::Pos, mv: Self::Move, _hints: &[i32]) -> Self::Pos {
-        self.play(pos, mv)
-    }
-
-    /// Whether a position left with a single move by [`Game::analyse`] is passed through
-    /// statically: no node of its own, no table probe or store, its move played at once (a
-    /// forced line costs one node however long it is). Off by default: a game whose single
-    /// moves are rare gains nothing and its node counts stay as they were.
-    fn forced_lines_static(&self) -> bool {
-        false
-    }
-
-    /// The key the transposition table files `pos` under, and whether `pos` had to be
-    /// mirrored to reach it: a game with a symmetry gives both mirror images one key, so a
-    /// position found once serves for its image. Move codes stored under a mirrored key go
-    /// through [`Game::mirror_code`]. The default is [`Game::key`], never mirrored.
-    fn table_key(&self, pos: &Self::Pos) -> (u64, bool) {
-        (self.key(pos), false)
-    }
-
-    /// The move code of the mirror image of the move with `code` (see [`Game::table_key`]);
-    /// must be its own inverse.
-    fn mirror_code(&self, code: u8) -> u8 {
-        code
-    }
-
-    /// A null window worth probing first when solving `pos` exactly: where its value most
-    /// likely lies. The bisection otherwise starts far from zero, where probes are cheap; a
-    /// game whose early positions are nearly always decided by a small margin saves work by
-    /// settling the sign first (default: no guess).
-    fn first_probe(&self, _pos: &Self::Pos) -> Option<Value> {
-        None
-    }
-
-    /// Whether enhanced transposition cutoffs pay at `pos`: before searching its moves, the
-    /// table is probed for every child, and a child whose stored bound already refutes the
-    /// window cuts the node off. Each probe is a likely cache miss, so a game turns this on only
-    /// near the root, where a cutoff saves a large subtree (default: never).
-    fn enhanced_cutoffs(&self, _pos: &Self::Pos) -> bool {
-        false
-    }
-
-    /// A static ordering hint: moves with higher hints are tried earlier (after the table move
-    /// and the killers). The default keeps the generation order.
-    fn move_hint(&self, _pos: &Self::Pos, _mv: Self::Move) -> i32 {
-        0
-    }
-
-    /// The ordering heuristics that suit this game (all of them by default). Connect Four, for
-    /// one, orders best by threats and centre alone: killers and history only get in the way.
-    fn default_ordering(&self) -> crate::ordering::OrderingConfig {
-        crate::ordering::OrderingConfig::default()
     }
 }
 

@@ -50,6 +50,7 @@ pub(crate) mod arena;
 pub mod cfr;
 pub mod game;
 pub mod games;
+pub mod knowledge;
 pub mod multi;
 pub mod ordering;
 pub mod parallel;

@@ -69,7 +69,7 @@ impl MoveOrdering {
     }
 
     /// Sorts `moves` of `pos` at `ply` best first, `hints[i]` being the game's hint for move
-    /// `i` (see [`Game::analyse`]). Insertion sort: lists are short and it is stable, so equal
+    /// `i` (see [`Knowledge::analyse`](crate::knowledge::Knowledge::analyse)). Insertion sort: lists are short and it is stable, so equal
     /// scores keep the game's generation order.
     #[inline(always)]
     pub fn sort<G: Game>(
@@ -227,6 +227,7 @@ impl MoveOrdering {
 mod tests {
     use super::*;
     use crate::games::perfect::connect4::Connect4;
+    use crate::knowledge::Knowledge;
 
     #[test]
     fn the_table_and_hint_shortcut_orders_as_the_general_sort() {
@@ -234,7 +235,7 @@ mod tests {
         // one order, the table move first and ties in generation order.
         let game = Connect4::new();
         let pos = game.initial();
-        let general = MoveOrdering::new(4, game.default_ordering());
+        let general = MoveOrdering::new(4, <Connect4 as Game>::Knowledge::default_ordering(&game));
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         for round in 0..2000 {
             let n = 2 + round % 6;
@@ -252,7 +253,7 @@ mod tests {
                 &game,
                 &mut a,
                 table_move,
-                game.default_ordering(),
+                <Connect4 as Game>::Knowledge::default_ordering(&game),
                 &hints,
             );
             let mut b = moves.clone();

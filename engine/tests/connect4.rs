@@ -1,9 +1,10 @@
 //! Connect Four's game knowledge against known values: the analysis hook, the static bounds,
 //! the mirrored table key and the searches that use them.
 
-use cutoff::game::Knowledge;
 use cutoff::games::perfect::connect4::{parse_suite, SuiteLine};
 use cutoff::games::perfect::connect4::{Bitboard, Connect4, MAX_SCORE, MIN_SCORE};
+use cutoff::games::perfect::connect4::{Connect4Knowledge as K, Connect4Scratch};
+use cutoff::knowledge::{Assessment, Knowledge};
 use cutoff::tt::TranspositionTable;
 use cutoff::{search, Algorithm, Game, MoveBuffer, Searcher};
 
@@ -36,12 +37,13 @@ fn analysis_agrees_with_every_published_score() {
             let pos = l.game.board();
             let mut moves = <Connect4 as Game>::Moves::default();
             let mut hints = [0; 64];
-            match game.analyse(&pos, &mut moves, &mut hints) {
-                Knowledge::Value(v) => {
+            let mut scratch = Connect4Scratch::default();
+            match K::analyse(&game, &pos, &mut moves, &mut hints, &mut scratch) {
+                Assessment::Value(v) => {
                     assert_eq!(v, l.expected, "{name} {}: analysed value", l.moves);
                     values += 1;
                 }
-                Knowledge::Bounds(lo, hi) => {
+                Assessment::Bounds(lo, hi) => {
                     assert!(
                         lo <= l.expected && l.expected <= hi,
                         "{name} {}: score {} outside [{lo}, {hi}]",
@@ -51,10 +53,11 @@ fn analysis_agrees_with_every_published_score() {
                     assert!(!moves.is_empty(), "{name} {}: no move listed", l.moves);
                     bounded += 1;
                     if moves.len() > 1 {
-                        let (lo, hi) = match game.analyse_moves(&pos, &moves, &mut hints) {
-                            Knowledge::Value(v) => (v, v),
-                            Knowledge::Bounds(lo, hi) => (lo, hi),
-                        };
+                        let (lo, hi) =
+                            match K::analyse_moves(&game, &pos, &moves, &mut hints, &mut scratch) {
+                                Assessment::Value(v) => (v, v),
+                                Assessment::Bounds(lo, hi) => (lo, hi),
+                            };
                         assert!(
                             lo <= l.expected && l.expected <= hi,
                             "{name} {}: score {} outside the per-move analysis' [{lo}, {hi}]",
@@ -123,9 +126,10 @@ fn analysis_and_listed_moves_agree_with_plain_alphabeta_near_the_end() {
         let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
         let mut moves = <Connect4 as Game>::Moves::default();
         let mut hints = [0; 64];
-        match game.analyse(&pos, &mut moves, &mut hints) {
-            Knowledge::Value(v) => assert_eq!(v, exact, "{pos:?}"),
-            Knowledge::Bounds(lo, hi) => {
+        let mut scratch = Connect4Scratch::default();
+        match K::analyse(&game, &pos, &mut moves, &mut hints, &mut scratch) {
+            Assessment::Value(v) => assert_eq!(v, exact, "{pos:?}"),
+            Assessment::Bounds(lo, hi) => {
                 assert!(
                     lo <= exact && exact <= hi,
                     "{pos:?}: {exact} not in [{lo}, {hi}]"
@@ -185,14 +189,17 @@ fn per_move_lower_bounds_hold() {
         for pos in late_positions_at(5000, stones, 0xD1B5_4A32_D192_ED03 ^ stones as u64) {
             let mut moves = <Connect4 as Game>::Moves::default();
             let mut hints = [0; 64];
+            let mut scratch = Connect4Scratch::default();
             if !matches!(
-                game.analyse(&pos, &mut moves, &mut hints),
-                Knowledge::Bounds(..)
+                K::analyse(&game, &pos, &mut moves, &mut hints, &mut scratch),
+                Assessment::Bounds(..)
             ) || moves.len() < 2
             {
                 continue;
             }
-            let Knowledge::Bounds(lo, hi) = game.analyse_moves(&pos, &moves, &mut hints) else {
+            let Assessment::Bounds(lo, hi) =
+                K::analyse_moves(&game, &pos, &moves, &mut hints, &mut scratch)
+            else {
                 continue;
             };
             if lo == MIN_SCORE {
@@ -221,15 +228,20 @@ fn playing_an_analysed_move_gives_the_played_position() {
     let (mut single, mut several) = (0, 0);
     // One buffer for all, as in the search: what one position left must not leak into the next.
     let mut hints = [0; 64];
+    let mut scratch = Connect4Scratch::default();
     for name in SETS {
         for l in set(name).iter().take(300) {
             let pos = l.game.board();
             let mut moves = <Connect4 as Game>::Moves::default();
-            let Knowledge::Bounds(..) = game.analyse(&pos, &mut moves, &mut hints) else {
+            let Assessment::Bounds(..) =
+                K::analyse(&game, &pos, &mut moves, &mut hints, &mut scratch)
+            else {
                 continue;
             };
             if moves.len() > 1 {
-                if let Knowledge::Value(_) = game.analyse_moves(&pos, &moves, &mut hints) {
+                if let Assessment::Value(_) =
+                    K::analyse_moves(&game, &pos, &moves, &mut hints, &mut scratch)
+                {
                     continue;
                 }
                 several += 1;
@@ -238,7 +250,7 @@ fn playing_an_analysed_move_gives_the_played_position() {
             }
             for &mv in moves.as_slice() {
                 assert_eq!(
-                    game.play_analysed(&pos, mv, &hints),
+                    K::play_analysed(&game, &pos, mv, &scratch),
                     game.play(&pos, mv),
                     "{} then column {}",
                     l.moves,
@@ -261,14 +273,14 @@ fn mirror_images_share_a_key_and_a_value() {
         let pos = l.game.board();
         let image = pos.mirror();
         assert_eq!(image.mirror(), pos);
-        let (k, flipped) = game.table_key(&pos);
-        let (ki, flipped_i) = game.table_key(&image);
+        let (k, flipped) = K::table_key(&game, &pos);
+        let (ki, flipped_i) = K::table_key(&game, &image);
         assert_eq!(k, ki, "{}: mirror images under different keys", l.moves);
         if pos != image {
             assert_ne!(flipped, flipped_i, "{}", l.moves);
         }
         for c in 0..7 {
-            assert_eq!(game.mirror_code(game.mirror_code(c)), c);
+            assert_eq!(K::mirror_code(&game, K::mirror_code(&game, c)), c);
         }
         // One table for both: the image is solved from what the original stored, and its
         // best move, mapped back through the mirror, must still reach the score.

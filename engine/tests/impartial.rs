@@ -1,4 +1,4 @@
-//! Impartial games solved as such: `Game::exact_value` (Sprague-Grundy for the control game,
+//! Impartial games solved as such: `Knowledge::theory_value` (Sprague-Grundy for the control game,
 //! a table of heap sizes for the take-away games) against plain tree searches, `theory`'s best
 //! moves and lines, and the facts the theory is built on (parity of lone vertices, the mirror
 //! strategy on grids, the take-away closed forms).
@@ -6,6 +6,7 @@
 use cutoff::games::perfect::control::{Control, ControlPos};
 use cutoff::games::perfect::takeaway::{TakeAway, MAX_ITEMS};
 use cutoff::games::perfect::tictactoe::TicTacToe;
+use cutoff::knowledge::Knowledge;
 use cutoff::search::theory::theory;
 use cutoff::{Algorithm, Game, MoveBuffer, Player, Searcher, Value};
 
@@ -117,7 +118,11 @@ fn moves<G: Game>(game: &G, pos: &G::Pos) -> Vec<G::Move> {
 /// at every step and runs to the end of the game.
 fn check_theory<G: Game>(game: &G, root: G::Pos, what: &str) {
     let (value, best, line) = theory(game, root).expect("the game has a theory");
-    assert_eq!(Some(value), game.exact_value(&root), "{what}");
+    assert_eq!(
+        Some(value),
+        G::Knowledge::theory_value(game, &root),
+        "{what}"
+    );
     assert_eq!(best, line.first().copied(), "{what}");
     let mut pos = root;
     let mut v = value;
@@ -135,7 +140,7 @@ fn check_theory<G: Game>(game: &G, root: G::Pos, what: &str) {
         let first = legal
             .iter()
             .copied()
-            .find(|&m| game.exact_value(&game.play(&pos, m)) == Some(-v));
+            .find(|&m| G::Knowledge::theory_value(game, &game.play(&pos, m)) == Some(-v));
         assert_eq!(first, Some(mv), "{what}: ply {ply}");
         pos = game.play(&pos, mv);
         v = -v;
@@ -415,7 +420,10 @@ fn searcher_runs_the_theory_in_one_node() {
     assert_eq!(r.value, 0);
     assert!(r.best_move.is_some());
     assert!(r.stats.nodes > 1);
-    assert_eq!(ttt.exact_value(&ttt.initial()), None);
+    assert_eq!(
+        <TicTacToe as Game>::Knowledge::theory_value(&ttt, &ttt.initial()),
+        None
+    );
     assert!(theory(&ttt, ttt.initial()).is_none());
 }
 

@@ -195,6 +195,7 @@ impl Game for Flat {
     type Pos = FlatPos;
     type Move = u8;
     type Moves = MoveList<u8, 5>;
+    type Knowledge = cutoff::knowledge::NoKnowledge;
 
     fn initial(&self) -> FlatPos {
         FlatPos {

@@ -6,6 +6,7 @@ use super::CliResult;
 use crate::output::Report;
 use crate::position::{Describe, GameVisitor};
 use crate::shard::{self, Path, Results, Solved, Split};
+use cutoff::knowledge::Knowledge;
 use cutoff::{MoveBuffer, Notation, Value};
 use serde::Serialize;
 
@@ -197,7 +198,7 @@ fn frontier_line<G: Notation>(
         let mine = if same {
             Some(m)
         } else {
-            let code = game.mirror_code(game.move_code(m));
+            let code = G::Knowledge::mirror_code(game, game.move_code(m));
             let mut moves = G::Moves::default();
             game.moves(&here, &mut moves);
             moves

@@ -5,6 +5,7 @@
 use super::CliResult;
 use crate::position::{Describe, GameArgs, GameVisitor};
 use crate::shard::{self, GameSpec, Header, Line, Paths, MAX_DEPTH, MAX_PATHS, SPLIT_VERSION};
+use cutoff::knowledge::Knowledge;
 use cutoff::search::Searcher;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, MoveBuffer};
@@ -210,7 +211,7 @@ fn walk<G: Describe>(
     path: &mut Vec<String>,
     f: &mut Frontier<G::Pos>,
 ) -> CliResult {
-    let (key, _) = game.table_key(&pos);
+    let (key, _) = G::Knowledge::table_key(game, &pos);
     let mut moves = G::Moves::default();
     if left > 0 && game.outcome(&pos).is_none() && !f.index.contains_key(&key) {
         game.moves(&pos, &mut moves);

@@ -19,6 +19,7 @@ pub use progress::{MoveProgress, Progress, Snapshot};
 
 use crate::arena::Arena;
 use crate::game::{Game, MoveBuffer, Value};
+use crate::knowledge::Knowledge;
 use crate::ordering::{MoveOrdering, OrderingConfig};
 use crate::tt::{TranspositionTable, TtStats};
 use serde::Serialize;
@@ -41,7 +42,7 @@ pub struct Stats {
     /// Deepest ply reached (the root is ply 0).
     pub max_ply: u32,
     /// Positions with a single move passed through statically, not counted in `nodes` (see
-    /// [`crate::Game::forced_lines_static`]).
+    /// [`crate::knowledge::Knowledge::forced_lines_static`]).
     pub forced: u64,
     /// Nodes cut off by a child's table entry (enhanced transposition cutoffs).
     pub etc_cutoffs: u64,
@@ -261,7 +262,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             obs,
             tt: None,
             tt_stats: TtStats::default(),
-            ordering: MoveOrdering::new(horizon, game.default_ordering()),
+            ordering: MoveOrdering::new(horizon, G::Knowledge::default_ordering(game)),
             limits: Limits::default(),
             stopped: false,
             next_check: CHECK_EVERY,
@@ -588,7 +589,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     }
 
     /// [`Searcher::enter`], testing for the end of the game only if `terminal_test` or at the
-    /// horizon (the table-driven searches leave the test to [`Game::analyse`] below the root).
+    /// horizon (the table-driven searches leave the test to [`Knowledge::analyse`](crate::knowledge::Knowledge::analyse) below the root).
     #[inline(always)]
     pub(crate) fn enter_with(&mut self, ply: usize, terminal_test: bool) -> Option<Value> {
         self.stats.nodes += 1;
@@ -630,13 +631,13 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         mv
     }
 
-    /// [`Searcher::descend`] at a node whose moves and hints [`Game::analyse`] wrote (the
+    /// [`Searcher::descend`] at a node whose moves and hints [`Knowledge::analyse`](crate::knowledge::Knowledge::analyse) wrote (the
     /// table-driven searches' move loops): the game may reuse its analysis of the move.
     #[inline(always)]
     pub(crate) fn descend_analysed(&mut self, ply: usize, i: usize) -> G::Move {
         let p = self.arena.ply(ply);
         let mv = p.moves.as_slice()[i];
-        let child = self.game.play_analysed(&p.pos, mv, &p.hints);
+        let child = G::Knowledge::play_analysed(self.game, &p.pos, mv, &p.scratch);
         self.arena.ply_mut(ply + 1).pos = child;
         mv
     }

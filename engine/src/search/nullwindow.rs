@@ -5,6 +5,7 @@
 use super::policy::Policy;
 use super::{Observer, Searcher};
 use crate::game::{Game, MoveBuffer, Value};
+use crate::knowledge::Knowledge;
 
 impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     /// Solves the root, each probe's work shared as `policy` says: its value (the sign only
@@ -32,7 +33,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             lo = a.clamp(lo, hi);
             hi = b.clamp(lo, hi);
         }
-        let mut guess = self.game.first_probe(&self.arena.ply(0).pos);
+        let mut guess = G::Knowledge::first_probe(self.game, &self.arena.ply(0).pos);
         let settled = |lo: Value, hi: Value| lo > 0 || hi < 0 || (lo == 0 && hi == 0);
         while lo < hi && !(self.weak && settled(lo, hi)) {
             let mut med = lo + (hi - lo) / 2;
@@ -120,7 +121,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             self.game.moves(&p.pos, &mut p.moves);
             let n = p.moves.len();
             for (h, &mv) in p.hints.iter_mut().zip(p.moves.as_slice()) {
-                *h = self.game.move_hint(&p.pos, mv);
+                *h = G::Knowledge::move_hint(self.game, &p.pos, mv);
             }
             self.ordering.sort(
                 self.game,

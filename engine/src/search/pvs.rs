@@ -16,7 +16,8 @@
 
 use super::policy::{Policy, Serial, Split};
 use super::{Observer, Searcher};
-use crate::game::{Game, Knowledge, MoveBuffer, Value, INF, NO_CODE};
+use crate::game::{Game, MoveBuffer, Value, INF, NO_CODE};
+use crate::knowledge::{Assessment, Knowledge};
 use crate::tt::{Bound, Entry};
 
 /// Table depth meaning "searched to the end of the game": valid at any horizon.
@@ -28,7 +29,7 @@ pub(crate) struct Node {
     /// The window, narrowed by the game's bounds and the table.
     pub alpha: Value,
     pub beta: Value,
-    /// The game's bounds on the node's value (`Knowledge::Bounds`, both halves): the value
+    /// The game's bounds on the node's value (`Assessment::Bounds`, both halves): the value
     /// the loop finds is clamped into them (see [`Searcher::node`]).
     pub lo: Value,
     pub hi: Value,
@@ -156,7 +157,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let m = if code == NO_CODE {
             256 + i as u64
         } else if node.mirrored {
-            u64::from(self.game.mirror_code(code))
+            u64::from(G::Knowledge::mirror_code(self.game, code))
         } else {
             u64::from(code)
         };
@@ -280,7 +281,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let nodes_before = self.stats.nodes;
         let pos = self.arena.ply(ply).pos;
         let tt = self.tt;
-        let (key, mirrored) = self.game.table_key(&pos);
+        let (key, mirrored) = G::Knowledge::table_key(self.game, &pos);
         if let Some(tt) = tt {
             // The probe comes after the game's analysis (both halves): memory works meanwhile.
             // Asking only once the node is known to probe spared forced and settled nodes a
@@ -289,11 +290,17 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         }
         let knowledge = {
             let p = self.arena.ply_mut(ply);
-            self.game.analyse(&p.pos, &mut p.moves, &mut p.hints)
+            G::Knowledge::analyse(
+                self.game,
+                &p.pos,
+                &mut p.moves,
+                &mut p.hints,
+                &mut p.scratch,
+            )
         };
         let (lo, hi) = match knowledge {
-            Knowledge::Value(v) => return Err(self.known(ply, v)),
-            Knowledge::Bounds(lo, hi) => (lo, hi),
+            Assessment::Value(v) => return Err(self.known(ply, v)),
+            Assessment::Bounds(lo, hi) => (lo, hi),
         };
         if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
             return Err(v);
@@ -314,7 +321,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             forced,
             work,
         };
-        if moves == 1 && self.game.forced_lines_static() {
+        if moves == 1 && G::Knowledge::forced_lines_static(self.game) {
             // A forced move: passed through without a node, a probe or a store of its own.
             self.stats.nodes -= 1;
             self.stats.forced += 1;
@@ -324,11 +331,11 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         // The per-move half of the game's analysis, for a node with a choice of moves.
         let knowledge = {
             let p = self.arena.ply_mut(ply);
-            self.game.analyse_moves(&p.pos, &p.moves, &mut p.hints)
+            G::Knowledge::analyse_moves(self.game, &p.pos, &p.moves, &mut p.hints, &mut p.scratch)
         };
         let (lo, hi) = match knowledge {
-            Knowledge::Value(v) => return Err(self.known(ply, v)),
-            Knowledge::Bounds(lo2, hi2) => {
+            Assessment::Value(v) => return Err(self.known(ply, v)),
+            Assessment::Bounds(lo2, hi2) => {
                 if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo2, hi2) {
                     return Err(v);
                 }
@@ -341,7 +348,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             if let Some(e) = tt.probe(key, &mut self.tt_stats) {
                 work = e.work;
                 table_move = if mirrored && e.mv != NO_CODE {
-                    self.game.mirror_code(e.mv)
+                    G::Knowledge::mirror_code(self.game, e.mv)
                 } else {
                     e.mv
                 };
@@ -363,7 +370,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             }
         }
         if let Some(tt) = tt {
-            if left > 0 && self.game.enhanced_cutoffs(&pos) {
+            if left > 0 && G::Knowledge::enhanced_cutoffs(self.game, &pos) {
                 if let Some(v) = self.enhanced_cutoff(tt, ply, left - 1, beta) {
                     // A fail high, clamped like the loop's values (see `node`).
                     let v = v.min(hi);
@@ -379,7 +386,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         if let Some(tt) = tt {
             // Later children's probes then find their clusters already loading.
             for &mv in p.moves.as_slice().iter() {
-                tt.prefetch(self.game.table_key(&self.game.play(&p.pos, mv)).0);
+                tt.prefetch(G::Knowledge::table_key(self.game, &self.game.play(&p.pos, mv)).0);
             }
         }
         Ok(node(alpha, beta, lo, hi, false, work))
@@ -447,7 +454,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let moves = p.moves.as_slice();
         let keys = &mut keys[..moves.len()];
         for (k, &mv) in keys.iter_mut().zip(moves) {
-            *k = self.game.table_key(&self.game.play(&p.pos, mv)).0;
+            *k = G::Knowledge::table_key(self.game, &self.game.play(&p.pos, mv)).0;
             tt.prefetch(*k);
         }
         for (&key, &mv) in keys.iter().zip(moves) {
@@ -495,7 +502,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 let mv = if !policy.stores_moves() {
                     NO_CODE
                 } else if node.mirrored && best.code != NO_CODE {
-                    self.game.mirror_code(best.code)
+                    G::Knowledge::mirror_code(self.game, best.code)
                 } else {
                     best.code
                 };

@@ -1,9 +1,10 @@
-//! The game's own theory instead of a tree search: [`theory`] asks [`Game::exact_value`] for
+//! The game's own theory instead of a tree search: [`theory`] asks [`Knowledge::theory_value`](crate::knowledge::Knowledge::theory_value) for
 //! the root's value and for the value of each child, and follows a move that keeps the value
 //! to the end of the game (the Sprague-Grundy solver for the control game, a table of heap
 //! sizes for the take-away games).
 
 use crate::game::{Game, MoveBuffer, Value};
+use crate::knowledge::Knowledge;
 
 /// Solves `root` by the game's theory: `None` if the game has none at `root`; else the root's
 /// value (from its side to move), a best move (the first legal move, in [`Game::moves`]
@@ -12,7 +13,7 @@ use crate::game::{Game, MoveBuffer, Value};
 /// early only where the theory has no value for a child).
 #[allow(clippy::type_complexity)]
 pub fn theory<G: Game>(game: &G, root: G::Pos) -> Option<(Value, Option<G::Move>, Vec<G::Move>)> {
-    let value = game.exact_value(&root)?;
+    let value = G::Knowledge::theory_value(game, &root)?;
     let mut pv = Vec::new();
     let mut moves = G::Moves::default();
     let mut pos = root;
@@ -21,7 +22,7 @@ pub fn theory<G: Game>(game: &G, root: G::Pos) -> Option<(Value, Option<G::Move>
         game.moves(&pos, &mut moves);
         let next = moves.as_slice().iter().find_map(|&mv| {
             let child = game.play(&pos, mv);
-            (game.exact_value(&child)? == -v).then_some((mv, child))
+            (G::Knowledge::theory_value(game, &child)? == -v).then_some((mv, child))
         });
         let Some((mv, child)) = next else {
             break;

@@ -22,7 +22,7 @@
 //!
 //! # Exact solving
 //!
-//! Node Kayles is an impartial game, so [`Game::exact_value`] (and [`Control::grundy`],
+//! Node Kayles is an impartial game, so [`Knowledge::theory_value`](crate::knowledge::Knowledge::theory_value) (and [`Control::grundy`],
 //! [`Control::first_player_wins`]) need not search the game tree: by the Sprague-Grundy
 //! theorem a position is the sum of its connected components, and its Grundy value, 0 exactly
 //! when the side to move loses, is the XOR of theirs.
@@ -61,6 +61,7 @@
 //! nor shrink fast, can take minutes.
 
 use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
+use crate::knowledge::{Assessment, Knowledge};
 use std::sync::{Mutex, OnceLock};
 
 /// Most vertices a graph may have (one bit each in a `u64`).
@@ -1012,10 +1013,67 @@ impl MirrorSearch<'_> {
     }
 }
 
+impl Control {
+    /// A win when one move controls every free vertex, else `None`.
+    fn quick_value(&self, pos: &ControlPos) -> Option<Value> {
+        // A move that controls every free vertex wins at once.
+        let mut free = pos.free;
+        while free != 0 {
+            let v = free.trailing_zeros() as usize;
+            free &= free - 1;
+            if pos.free & !self.closed[v] == 0 {
+                return Some(1);
+            }
+        }
+        None
+    }
+
+    /// The exact value by the Sprague-Grundy solver: 1 when the side to move wins, else -1.
+    pub fn exact_value(&self, pos: &ControlPos) -> Option<Value> {
+        // The side to move wins exactly when the Grundy value is not 0; a terminal position
+        // (nothing free) is worth 0: a loss, as `outcome` says.
+        let wins = self.with_solver(|s| s.wins(pos.free & all(self.n), 0));
+        Some(if wins { 1 } else { -1 })
+    }
+}
+
+/// What the solver knows of the control game beyond its rules: a move that controls every
+/// free vertex wins at once, and the Sprague-Grundy theory values every position exactly.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ControlKnowledge;
+
+impl Knowledge<Control> for ControlKnowledge {
+    type Scratch = ();
+
+    fn theory_value(game: &Control, pos: &ControlPos) -> Option<Value> {
+        game.exact_value(pos)
+    }
+
+    fn analyse(
+        game: &Control,
+        pos: &ControlPos,
+        moves: &mut <Control as Game>::Moves,
+        hints: &mut [i32],
+        _scratch: &mut (),
+    ) -> Assessment {
+        if let Some(v) = game.outcome(pos) {
+            return Assessment::Value(v);
+        }
+        if let Some(v) = game.quick_value(pos) {
+            return Assessment::Value(v);
+        }
+        game.moves(pos, moves);
+        hints[..moves.len()].fill(0);
+        let (lo, hi) = game.value_range();
+        Assessment::Bounds(lo, hi)
+    }
+}
+
 impl Game for Control {
     type Pos = ControlPos;
     type Move = u8;
     type Moves = MoveList<u8, MAX_VERTICES>;
+    type Knowledge = ControlKnowledge;
 
     fn initial(&self) -> ControlPos {
         ControlPos {
@@ -1072,26 +1130,6 @@ impl Game for Control {
 
     fn value_range(&self) -> (Value, Value) {
         (-1, 1)
-    }
-
-    fn quick_value(&self, pos: &ControlPos) -> Option<Value> {
-        // A move that controls every free vertex wins at once.
-        let mut free = pos.free;
-        while free != 0 {
-            let v = free.trailing_zeros() as usize;
-            free &= free - 1;
-            if pos.free & !self.closed[v] == 0 {
-                return Some(1);
-            }
-        }
-        None
-    }
-
-    fn exact_value(&self, pos: &ControlPos) -> Option<Value> {
-        // The side to move wins exactly when the Grundy value is not 0; a terminal position
-        // (nothing free) is worth 0: a loss, as `outcome` says.
-        let wins = self.with_solver(|s| s.wins(pos.free & all(self.n), 0));
-        Some(if wins { 1 } else { -1 })
     }
 }
 

@@ -318,6 +318,7 @@ impl Game for RandomTree {
     type Pos = RandomPos;
     type Move = u8;
     type Moves = MoveList<u8, MAX_BRANCHING>;
+    type Knowledge = crate::knowledge::NoKnowledge;
 
     fn initial(&self) -> RandomPos {
         let hash = splitmix64(self.seed);

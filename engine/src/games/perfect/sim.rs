@@ -7,6 +7,7 @@
 //! relabellings (computed once per node, only by the table-driven searches that use keys).
 
 use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
+use crate::knowledge::{Assessment, Knowledge};
 
 /// Vertices of K6.
 pub const VERTICES: usize = 6;
@@ -184,10 +185,67 @@ fn permutations(p: &mut [usize; 6], k: usize, f: &mut impl FnMut(&[usize; 6])) {
     }
 }
 
+impl Sim {
+    /// The value when every free edge closes one of our triangles (a loss), else `None`.
+    fn quick_value(&self, pos: &SimPos) -> Option<Value> {
+        // If every free edge closes one of our triangles, we lose whatever we play.
+        let mine = pos.mine();
+        let free = pos.free();
+        let safe = (0..EDGES).any(|e| free >> e & 1 != 0 && !has_triangle(mine | 1 << e));
+        if safe {
+            None
+        } else {
+            Some(-1)
+        }
+    }
+
+    /// The moves that do not close a triangle of our own.
+    fn search_moves(&self, pos: &SimPos, out: &mut <Sim as Game>::Moves) {
+        // Moves that close our own triangle lose at once; `quick_value` guarantees a safe one.
+        out.clear();
+        let mine = pos.mine();
+        let free = pos.free();
+        for e in 0..EDGES as u8 {
+            if free >> e & 1 != 0 && !has_triangle(mine | 1 << e) {
+                out.push(e);
+            }
+        }
+    }
+}
+
+/// What the solver knows of Sim beyond its rules: a position where every free edge closes one
+/// of our own triangles is lost, and the moves that close one are never worth searching.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SimKnowledge;
+
+impl Knowledge<Sim> for SimKnowledge {
+    type Scratch = ();
+
+    fn analyse(
+        game: &Sim,
+        pos: &SimPos,
+        moves: &mut <Sim as Game>::Moves,
+        hints: &mut [i32],
+        _scratch: &mut (),
+    ) -> Assessment {
+        if let Some(v) = game.outcome(pos) {
+            return Assessment::Value(v);
+        }
+        if let Some(v) = game.quick_value(pos) {
+            return Assessment::Value(v);
+        }
+        game.search_moves(pos, moves);
+        hints[..moves.len()].fill(0);
+        let (lo, hi) = game.value_range();
+        Assessment::Bounds(lo, hi)
+    }
+}
+
 impl Game for Sim {
     type Pos = SimPos;
     type Move = u8;
     type Moves = MoveList<u8, EDGES>;
+    type Knowledge = SimKnowledge;
 
     fn initial(&self) -> SimPos {
         self.start
@@ -249,30 +307,6 @@ impl Game for Sim {
 
     fn value_range(&self) -> (Value, Value) {
         (-1, 1)
-    }
-
-    fn quick_value(&self, pos: &SimPos) -> Option<Value> {
-        // If every free edge closes one of our triangles, we lose whatever we play.
-        let mine = pos.mine();
-        let free = pos.free();
-        let safe = (0..EDGES).any(|e| free >> e & 1 != 0 && !has_triangle(mine | 1 << e));
-        if safe {
-            None
-        } else {
-            Some(-1)
-        }
-    }
-
-    fn search_moves(&self, pos: &SimPos, out: &mut Self::Moves) {
-        // Moves that close our own triangle lose at once; quick_value guarantees a safe one.
-        out.clear();
-        let mine = pos.mine();
-        let free = pos.free();
-        for e in 0..EDGES as u8 {
-            if free >> e & 1 != 0 && !has_triangle(mine | 1 << e) {
-                out.push(e);
-            }
-        }
     }
 }
 

@@ -30,6 +30,7 @@
 //! Moves are the amounts taken (`u32`), written as plain numbers and tried smallest first.
 
 use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
+use crate::knowledge::Knowledge;
 
 /// Most items a heap may start with.
 pub const MAX_ITEMS: u32 = 1000;
@@ -146,10 +147,55 @@ impl TakeAway {
     }
 }
 
+impl TakeAway {
+    /// The exact value by the table of heap sizes (see the body); `None` for a hand-built
+    /// heap beyond [`MAX_ITEMS`].
+    pub fn exact_value(&self, pos: &TakePos) -> Option<Value> {
+        // A table of heap sizes, bottom up: a heap too small for any take is valued by the
+        // end-of-game rules (`outcome`), a bigger one is a win when some take leaves a lost
+        // heap. Heaps hold at most MAX_ITEMS items (the constructors and `position` refuse
+        // more), so the table lives on the stack; a hand-built position beyond that gets None.
+        let n = usize::try_from(pos.items).ok()?;
+        if n > MAX_ITEMS as usize {
+            return None;
+        }
+        let mut wins = [false; MAX_ITEMS as usize + 1];
+        for h in 0..=n {
+            let heap = TakePos {
+                items: h as u32,
+                side: pos.side,
+            };
+            wins[h] = match self.outcome(&heap) {
+                Some(u) => u > 0,
+                None => self
+                    .takes()
+                    .iter()
+                    .take_while(|&&t| t as usize <= h)
+                    .any(|&t| !wins[h - t as usize]),
+            };
+        }
+        Some(if wins[n] { 1 } else { -1 })
+    }
+}
+
+/// What the solver knows of take-away games beyond their rules: the value of every heap, by a
+/// table of smaller heaps (the game's theory, for [`Algorithm::Theory`](crate::search::Algorithm)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TakeAwayKnowledge;
+
+impl Knowledge<TakeAway> for TakeAwayKnowledge {
+    type Scratch = ();
+
+    fn theory_value(game: &TakeAway, pos: &TakePos) -> Option<Value> {
+        game.exact_value(pos)
+    }
+}
+
 impl Game for TakeAway {
     type Pos = TakePos;
     type Move = u32;
     type Moves = MoveList<u32, MAX_TAKES>;
+    type Knowledge = TakeAwayKnowledge;
 
     fn initial(&self) -> TakePos {
         TakePos {
@@ -212,33 +258,6 @@ impl Game for TakeAway {
 
     fn value_range(&self) -> (Value, Value) {
         (-1, 1)
-    }
-
-    fn exact_value(&self, pos: &TakePos) -> Option<Value> {
-        // A table of heap sizes, bottom up: a heap too small for any take is valued by the
-        // end-of-game rules (`outcome`), a bigger one is a win when some take leaves a lost
-        // heap. Heaps hold at most MAX_ITEMS items (the constructors and `position` refuse
-        // more), so the table lives on the stack; a hand-built position beyond that gets None.
-        let n = usize::try_from(pos.items).ok()?;
-        if n > MAX_ITEMS as usize {
-            return None;
-        }
-        let mut wins = [false; MAX_ITEMS as usize + 1];
-        for h in 0..=n {
-            let heap = TakePos {
-                items: h as u32,
-                side: pos.side,
-            };
-            wins[h] = match self.outcome(&heap) {
-                Some(u) => u > 0,
-                None => self
-                    .takes()
-                    .iter()
-                    .take_while(|&&t| t as usize <= h)
-                    .any(|&t| !wins[h - t as usize]),
-            };
-        }
-        Some(if wins[n] { 1 } else { -1 })
     }
 }
 

@@ -197,6 +197,7 @@ impl Game for TicTacToe {
     type Pos = Board;
     type Move = u8;
     type Moves = MoveList<u8, 9>;
+    type Knowledge = crate::knowledge::NoKnowledge;
 
     fn initial(&self) -> Board {
         self.start

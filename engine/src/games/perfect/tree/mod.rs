@@ -413,6 +413,7 @@ impl Game for Tree {
     type Pos = TreePos;
     type Move = u32;
     type Moves = MoveList<u32, MAX_CHILDREN>;
+    type Knowledge = crate::knowledge::NoKnowledge;
 
     fn initial(&self) -> TreePos {
         TreePos {

@@ -11,7 +11,11 @@
 //! Scores follow the usual solver convention, from the side to move: a win with the winner's
 //! k-th stone is worth `22 - k`, a loss `k - 22`, a draw 0.
 
-use crate::game::{quote, Game, GameError, Knowledge, MoveList, Notation, Player, Value};
+mod knowledge;
+
+pub use knowledge::{Connect4Knowledge, Connect4Scratch};
+
+use crate::game::{quote, Game, GameError, MoveList, Notation, Player, Value};
 
 /// Board width (columns).
 pub const WIDTH: u32 = 7;
@@ -111,18 +115,6 @@ pub fn winning_cells(p: u64, mask: u64) -> u64 {
     r & (BOARD ^ mask)
 }
 
-/// Enhanced transposition cutoffs are tried in positions with fewer stones than this: near
-/// the root a cutoff saves a large subtree; deeper the extra probes cost more than they save.
-const ETC_PLIES: u32 = 24;
-
-/// Exact solves of positions with fewer stones than this probe the null window at 0 first.
-const FIRST_PROBE_ZERO_BELOW: u32 = 8;
-
-/// Cells of the even rows counting from 1 (the second, fourth and sixth from the bottom).
-const EVEN_ROWS: u64 = BOTTOM * 0b101010;
-// Claimeven (see `Bitboard::static_bounds`) fills columns two stones at a time.
-const _: () = assert!(HEIGHT.is_multiple_of(2));
-
 /// The key of the mirror image (columns reversed): each column's 7 key bits depend on that
 /// column alone (see the module comment), so the columns' bit groups simply trade places.
 #[inline]
@@ -138,52 +130,6 @@ pub fn mirror_key(k: u64) -> u64 {
         | (k >> (2 * B)) & C << (2 * B)
         | (k >> (4 * B)) & C << B
         | (k >> (6 * B)) & C
-}
-
-/// The ordering score of a move, from our winning cells `threats` after it, the cells
-/// `next` playable after it and the opponent's winning cells `theirs`. Threats that are not
-/// right above an opponent's threat count most (such a threat is dead: whoever fills the cell
-/// below lets the other side win or block); threats right above a playable cell, which the
-/// opponent must watch from the next move on, add a little. Measured on Begin-Medium against
-/// the plain threat count (see docs/measurements/connect4-knowledge.md).
-#[inline]
-fn move_score(threats: u64, next: u64, theirs: u64) -> i32 {
-    let useful = threats & !(theirs << 1);
-    let soon = threats & (next << 1);
-    (4 * useful.count_ones() + soon.count_ones()) as i32
-}
-
-/// Where `analyse` leaves the opponent's winning cells for `analyse_moves` (see
-/// [`Game::analyse_moves`]): the two hint slots after the seven that moves can use.
-const SCRATCH: usize = WIDTH as usize;
-/// Nonzero once `analyse_moves` has left each move's winning cells for `play_analysed`
-/// (`analyse` clears it: a forced move gets no per-move analysis).
-const CACHED: usize = SCRATCH + 2;
-/// Where `analyse_moves` leaves our winning cells after a move in column `c`: two slots
-/// from `MOVE_THREATS + 2 * c`. `play_analysed` makes them the child's `theirs`, which
-/// otherwise costs a second `winning_cells` per move played (about 5% of a solve).
-const MOVE_THREATS: usize = CACHED + 1;
-const _: () = assert!(MOVE_THREATS + 2 * WIDTH as usize <= crate::arena::MAX_MOVES);
-
-fn to_scratch(hints: &mut [i32], cells: u64) {
-    put_cells(hints, SCRATCH, cells);
-}
-
-fn from_scratch(hints: &[i32]) -> u64 {
-    get_cells(hints, SCRATCH)
-}
-
-/// Stores the cells `cells` in the two hint slots from `at`.
-#[inline(always)]
-fn put_cells(hints: &mut [i32], at: usize, cells: u64) {
-    hints[at] = cells as u32 as i32;
-    hints[at + 1] = (cells >> 32) as u32 as i32;
-}
-
-/// The cells [`put_cells`] stored from `at`.
-#[inline(always)]
-fn get_cells(hints: &[i32], at: usize) -> u64 {
-    hints[at] as u32 as u64 | (hints[at + 1] as u32 as u64) << 32
 }
 
 /// A Connect Four position: the side to move's stones, all stones, and the number of moves.
@@ -302,34 +248,6 @@ impl Bitboard {
         winning_cells(self.current | cell, self.mask).count_ones()
     }
 
-    /// Bounds on the value from the lines still open: a side that can no longer make four in
-    /// any line cannot win. And with the first player to move (an even number of stones), the
-    /// second can follow "claimeven": answer every stone on an odd row (counting from 1) right
-    /// on top of it, and a stone on an even row (possible only in a column of odd height,
-    /// which come in pairs) in another column of odd height. The second player then ends up
-    /// with every empty cell of the even rows that is not playable now, and the first player
-    /// with at most the rest. If the first cannot make four in the rest it cannot win, and if
-    /// the second then has four it loses. (This bound first required every column at an even
-    /// height; taking the playable cells of odd columns into account cut 8-12% of the nodes.)
-    #[inline(always)]
-    pub fn static_bounds(&self) -> (Value, Value) {
-        let empty = BOARD & !self.mask;
-        let mut lo = MIN_SCORE;
-        let mut hi = MAX_SCORE;
-        if !has_four(self.current | empty) {
-            hi = 0;
-        } else if self.moves.is_multiple_of(2) {
-            let follower = self.opponent() | (empty & EVEN_ROWS & !self.playable());
-            if !has_four(BOARD & !follower) {
-                hi = if has_four(follower) { -1 } else { 0 };
-            }
-        }
-        if !has_four(self.opponent() | empty) {
-            lo = 0;
-        }
-        (lo, hi)
-    }
-
     /// The mirror image: columns reversed.
     pub fn mirror(&self) -> Bitboard {
         Bitboard {
@@ -415,6 +333,7 @@ impl Game for Connect4 {
     type Pos = Bitboard;
     type Move = u8;
     type Moves = MoveList<u8, { WIDTH as usize }>;
+    type Knowledge = Connect4Knowledge;
 
     fn initial(&self) -> Bitboard {
         self.start
@@ -461,154 +380,6 @@ impl Game for Connect4 {
 
     fn value_range(&self) -> (Value, Value) {
         (MIN_SCORE, MAX_SCORE)
-    }
-
-    #[inline(always)]
-    fn analyse(&self, pos: &Bitboard, out: &mut Self::Moves, hints: &mut [i32]) -> Knowledge {
-        use crate::game::MoveBuffer;
-        let m = pos.moves as Value;
-        let playable = pos.playable();
-        let mine = pos.mine;
-        if mine & playable != 0 {
-            // A win with our next stone.
-            return Knowledge::Value((CELLS as Value + 1 - m) / 2);
-        }
-        let theirs = pos.theirs;
-        let forced = playable & theirs;
-        let mut safe = playable;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                // Two threats to block: the opponent wins with its next stone.
-                return Knowledge::Value(-(CELLS as Value - m) / 2);
-            }
-            safe = forced;
-        }
-        // Never play right below an opponent's winning cell.
-        safe &= !(theirs >> 1);
-        if safe == 0 {
-            return Knowledge::Value(-(CELLS as Value - m) / 2);
-        }
-        if m >= CELLS as Value - 2 {
-            // Neither side can win with the last two stones.
-            return Knowledge::Value(0);
-        }
-        // Nobody wins with their next stone: the opponent wins at the earliest with its
-        // next-but-one stone, we with our next-but-one.
-        let lo = -(CELLS as Value - 2 - m) / 2;
-        let hi = (CELLS as Value - 1 - m) / 2;
-        let (lo_bound, hi_bound) = pos.static_bounds();
-        to_scratch(hints, theirs);
-        hints[CACHED] = 0;
-        out.clear();
-        for c in CENTRE_ORDER {
-            if safe & column_cells(c as u32) != 0 {
-                out.push(c);
-            }
-        }
-        Knowledge::Bounds(lo.max(lo_bound), hi.min(hi_bound))
-    }
-
-    #[inline(always)]
-    fn analyse_moves(&self, pos: &Bitboard, moves: &Self::Moves, hints: &mut [i32]) -> Knowledge {
-        use crate::game::MoveBuffer;
-        let m = pos.moves as Value;
-        let theirs = from_scratch(hints);
-        let playable = pos.playable();
-        let list = moves.as_slice();
-        let (hints, cache) = hints.split_at_mut(list.len());
-        let opp = pos.opponent();
-        let empty = BOARD & !pos.mask;
-        let mut lo = MIN_SCORE;
-        for i in 0..list.len() {
-            let cell = playable & column_cells(list[i] as u32);
-            let current = pos.current | cell;
-            let mask = pos.mask | cell;
-            if lo < 1 {
-                // The child's static upper bound (see `Bitboard::static_bounds`), negated: one
-                // child the opponent cannot win settles a null window at 0 before any search.
-                let empty_after = empty & !cell;
-                if !has_four(opp | empty_after) {
-                    lo = lo.max(0);
-                } else if !pos.moves.is_multiple_of(2) {
-                    // The opponent is the first player there, and we can follow claimeven.
-                    let follower = current | (empty_after & EVEN_ROWS & !playable_cells(mask));
-                    if !has_four(BOARD & !follower) {
-                        lo = lo.max(if has_four(follower) { 1 } else { 0 });
-                    }
-                }
-            }
-            let threats = winning_cells(current, mask);
-            put_cells(
-                cache,
-                MOVE_THREATS - list.len() + 2 * list[i] as usize,
-                threats,
-            );
-            let next = playable_cells(mask);
-            let blocks = next & threats;
-            let replies = if blocks != 0 { blocks } else { next } & !(threats >> 1);
-            if replies == 0 || blocks & (blocks.wrapping_sub(1)) != 0 {
-                // Whatever the opponent answers, our next stone wins: the best score left.
-                return Knowledge::Value((CELLS as Value - 1 - m) / 2);
-            }
-            hints[i] = move_score(threats, next, theirs & !cell);
-        }
-        cache[CACHED - list.len()] = 1;
-        // No move wins with our next-but-one stone either.
-        Knowledge::Bounds(lo, (CELLS as Value - 3 - m) / 2)
-    }
-
-    #[inline(always)]
-    fn play_analysed(&self, pos: &Bitboard, mv: u8, hints: &[i32]) -> Bitboard {
-        if hints[CACHED] == 0 {
-            return pos.play_col(mv as u32);
-        }
-        pos.play_col_with(mv as u32, get_cells(hints, MOVE_THREATS + 2 * mv as usize))
-    }
-
-    fn forced_lines_static(&self) -> bool {
-        true
-    }
-
-    #[inline(always)]
-    fn table_key(&self, pos: &Bitboard) -> (u64, bool) {
-        let k = pos.key();
-        let m = pos.mirrored_key();
-        if m < k {
-            (m, true)
-        } else {
-            (k, false)
-        }
-    }
-
-    fn mirror_code(&self, code: u8) -> u8 {
-        (WIDTH as u8 - 1).wrapping_sub(code)
-    }
-
-    fn first_probe(&self, pos: &Bitboard) -> Option<Value> {
-        // Early positions are nearly always decided late, by a small margin: settle the sign
-        // first (Begin-Hard, first 10: 11% fewer nodes; later positions gain nothing).
-        (pos.moves < FIRST_PROBE_ZERO_BELOW).then_some(0)
-    }
-
-    fn enhanced_cutoffs(&self, pos: &Bitboard) -> bool {
-        pos.moves < ETC_PLIES
-    }
-
-    fn default_ordering(&self) -> crate::ordering::OrderingConfig {
-        // Measured on the test sets: killers and history double the node counts here, because
-        // threat counts with ties broken towards the centre already order almost perfectly.
-        crate::ordering::OrderingConfig {
-            table_move: true,
-            killers: false,
-            hint: true,
-            history: false,
-            jitter: 0,
-        }
-    }
-
-    fn move_hint(&self, pos: &Bitboard, mv: u8) -> i32 {
-        let cell = pos.playable() & column_cells(mv as u32);
-        pos.threats_after(cell) as i32
     }
 
     fn key(&self, pos: &Bitboard) -> u64 {

@@ -28,7 +28,7 @@
 //! deepest ones, solved when it was made) may carry any value the checks allow, and
 //! `analyse` and the server repeat it.
 
-use crate::cmd::analyse::Engine;
+use crate::analysis::Engine;
 use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
 use cutoff::game::Knowledge;
 use cutoff::{MoveBuffer, Value};
@@ -60,7 +60,7 @@ pub const BUILTIN: &str = "builtin";
 
 /// The book `--book SPEC` names, checked for `game` (the name of the game a command will look
 /// positions up in): [`BUILTIN`] is the book in the binary, anything else a file, read as
-/// untrusted input (a regular file, at most [`crate::cmd::INPUT_LIMIT`] bytes of UTF-8) and
+/// untrusted input (a regular file, at most [`crate::files::INPUT_LIMIT`] bytes of UTF-8) and
 /// checked by [`read`]. Errors are one line naming the file and, where it applies, its line.
 pub fn load(spec: &str, game: &str) -> Result<Book, String> {
     if spec == BUILTIN {
@@ -68,9 +68,9 @@ pub fn load(spec: &str, game: &str) -> Result<Book, String> {
         book.check_game(game)?;
         return Ok(book.clone());
     }
-    let shown = crate::cmd::shown_path(spec);
+    let shown = crate::message::shown_path(spec);
     let file = crate::files::open_regular(std::path::Path::new(spec))?;
-    let text = crate::cmd::read_limited(file, &format!("'{shown}'"))?;
+    let text = crate::files::read_limited(file, &format!("'{shown}'"))?;
     read(&text, game).map_err(|e| format!("{shown}: {e}"))
 }
 

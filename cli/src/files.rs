@@ -6,10 +6,67 @@
 
 use std::path::Path;
 
+/// The most bytes an input file (a tree, a test set, a control-game matrix, a judge input)
+/// or standard input may hold: 16 MiB, far above any real input (the largest test set is
+/// under 40 KiB), so that `cutoff tree /dev/zero` is an error, not a process that grows
+/// until the machine runs out of memory.
+pub const INPUT_LIMIT: u64 = 16 << 20;
+
+/// Reads at most [`INPUT_LIMIT`] bytes of UTF-8 text from `input`; errors name `what`.
+pub fn read_limited(input: impl std::io::Read, what: &str) -> Result<String, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    input
+        .take(INPUT_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {what}: {e}"))?;
+    if bytes.len() as u64 > INPUT_LIMIT {
+        return Err(format!(
+            "cannot read {what}: larger than the {} MiB input limit",
+            INPUT_LIMIT >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "cannot read {what}: not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Reads a whole file of at most [`INPUT_LIMIT`] bytes of UTF-8 text, with an error naming
+/// it.
+pub fn read_file(path: &str) -> Result<String, String> {
+    let what = format!("'{}'", crate::message::shown_path(path));
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
+    read_limited(file, &what)
+}
+
+/// Reads the whole standard input, at most [`INPUT_LIMIT`] bytes of UTF-8 text.
+pub fn read_stdin() -> Result<String, String> {
+    read_limited(std::io::stdin().lock(), "standard input")
+}
+
+/// The control game's position argument as matrix text: the argument itself if it is not
+/// the name of an existing file and holds only `0`, `1`, whitespace and `/` (rows joined by
+/// '/'), otherwise the contents of the file it names. So `nosuchfile.txt` is reported as a
+/// file that cannot be read, not as a matrix with a bad entry, and a file named `0110` is
+/// still read as a file.
+pub fn control_text(spec: &str) -> Result<String, String> {
+    let matrix = spec
+        .chars()
+        .all(|c| matches!(c, '0' | '1' | '/') || c.is_whitespace());
+    if matrix && !std::path::Path::new(spec).exists() {
+        Ok(spec.to_string())
+    } else {
+        read_file(spec)
+    }
+}
+
 /// Opens `path` for reading, refusing anything but a regular file (a FIFO, a device, a
 /// folder) without blocking on it: the file is opened non-blocking, then checked.
 pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
+    let shown = crate::message::shown_path(&path.to_string_lossy());
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
@@ -35,7 +92,7 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
 /// file is an error naming the limit.
 pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     use std::io::Read;
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
+    let shown = crate::message::shown_path(&path.to_string_lossy());
     let file = open_regular(path)?;
     let mut bytes = Vec::new();
     file.take(limit + 1)
@@ -70,7 +127,7 @@ pub fn strip_bom(text: &str) -> &str {
 /// the old file as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
     use std::io::Write;
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
+    let shown = crate::message::shown_path(&path.to_string_lossy());
     let tmp = temp_beside(path);
     let fail = |e: std::io::Error| format!("cannot write '{shown}': {e}");
     let write = || -> std::io::Result<()> {
@@ -90,7 +147,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
 /// be created beside it (the folder exists and is writable) and that `path` is not a folder.
 /// Nothing is left behind.
 pub fn check_writable(path: &Path) -> Result<(), String> {
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
+    let shown = crate::message::shown_path(&path.to_string_lossy());
     if path.as_os_str().is_empty() {
         return Err("cannot write '': an empty file name".into());
     }
@@ -123,6 +180,38 @@ pub fn one_line(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn input_is_read_up_to_the_limit() {
+        use std::io::Read;
+        let limit = INPUT_LIMIT as usize;
+        let text = read_limited(std::io::repeat(b'1').take(INPUT_LIMIT), "x").unwrap();
+        assert_eq!(text.len(), limit);
+        let e = read_limited(std::io::repeat(b'1'), "'big'").unwrap_err();
+        assert_eq!(e, "cannot read 'big': larger than the 16 MiB input limit");
+        let e = read_limited(&b"ab\xffc"[..], "standard input").unwrap_err();
+        assert_eq!(
+            e,
+            "cannot read standard input: not UTF-8 text (invalid byte at offset 2)"
+        );
+    }
+
+    #[test]
+    fn control_text_tells_matrices_from_file_names() {
+        assert_eq!(control_text("01/10").unwrap(), "01/10");
+        assert_eq!(control_text(" 0 1 / 1 0 ").unwrap(), " 0 1 / 1 0 ");
+        let e = control_text("nosuchfile.txt").unwrap_err();
+        assert!(e.starts_with("cannot read 'nosuchfile.txt': "), "{e}");
+        assert!(control_text("012/101/210").is_err());
+        // An existing file is read even if its name looks like a matrix.
+        let dir = std::env::temp_dir().join(format!("cutoff-control-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("0110");
+        std::fs::write(&file, "2\n01\n10\n").unwrap();
+        let text = control_text(file.to_str().unwrap());
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(text.unwrap(), "2\n01\n10\n");
+    }
 
     #[test]
     fn a_fifo_is_refused_at_once() {

@@ -117,7 +117,7 @@ fn main() -> ExitCode {
             // characters whatever it quotes. Not eprintln!: where SIGPIPE is ignored (the
             // server), a closed standard error would make it panic.
             use std::io::Write;
-            let line = cutoff_cli::cmd::error_line(&format!("error: {msg}"));
+            let line = cutoff_cli::message::error_line(&format!("error: {msg}"));
             let _ = writeln!(std::io::stderr(), "{line}");
             if cutoff_cli::interrupt::interrupted() {
                 return ExitCode::from(cutoff_cli::interrupt::exit_status());

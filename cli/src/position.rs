@@ -308,12 +308,12 @@ impl AnyGame {
             }),
             GameKind::Control => {
                 let spec = needs("an adjacency matrix (rows joined by '/') or a file holding one")?;
-                let text = crate::cmd::control_text(spec)?;
+                let text = crate::files::control_text(spec)?;
                 AnyGame::Control(Box::new(Control::parse(&text).map_err(|e| e.0)?))
             }
             GameKind::Tree => {
                 let file = needs("a tree file")?;
-                let text = crate::cmd::read_file(file)?;
+                let text = crate::files::read_file(file)?;
                 AnyGame::Tree(Tree::parse(&text, args.root).map_err(|e| e.0)?)
             }
             GameKind::Connect4 => AnyGame::Connect4(

@@ -380,7 +380,7 @@ impl GameSpec {
                 if &got != want {
                     return Err(format!(
                         "'{}' is not the file this split was made from (SHA-256 {}, the split's {})",
-                        crate::cmd::shown_path(file),
+                        crate::message::shown_path(file),
                         short(&got),
                         short(want)
                     ));
@@ -389,7 +389,7 @@ impl GameSpec {
             }
             (None, Some(file)) => Err(format!(
                 "the header records no digest of the position file '{}'",
-                crate::cmd::shown_path(file)
+                crate::message::shown_path(file)
             )),
             (None, None) => AnyGame::parse(&args),
         }
@@ -398,7 +398,7 @@ impl GameSpec {
 
 /// The file the game reads its position from, if it reads one: a tree game's position
 /// always names one; a control game's does unless it is a matrix written out and no file
-/// has that name (the rule of `cmd::control_text`).
+/// has that name (the rule of [`crate::files::control_text`]).
 fn position_file(args: &GameArgs) -> Option<&str> {
     let p = args.position.as_deref()?;
     match args.game {
@@ -415,7 +415,7 @@ fn position_file(args: &GameArgs) -> Option<&str> {
 
 /// A position file's bytes: a regular file of at most the input limit.
 fn read_position_file(file: &str) -> Result<Vec<u8>, String> {
-    crate::files::read_regular(std::path::Path::new(file), crate::cmd::INPUT_LIMIT)
+    crate::files::read_regular(std::path::Path::new(file), crate::files::INPUT_LIMIT)
 }
 
 /// The game of `args` from its position file's bytes (read once, so that the digest is of
@@ -424,7 +424,7 @@ fn game_from_text(args: &GameArgs, file: &str, bytes: &[u8]) -> Result<AnyGame, 
     let text = std::str::from_utf8(bytes).map_err(|e| {
         format!(
             "cannot read '{}': not UTF-8 text (invalid byte at offset {})",
-            crate::cmd::shown_path(file),
+            crate::message::shown_path(file),
             e.valid_up_to()
         )
     })?;
@@ -640,7 +640,7 @@ impl Split {
     /// numbered 0, 1, ... with shards, windows and intervals in range, and paths that replay
     /// on the game (see [`PathTree`]).
     pub fn parse(bytes: &[u8], path: &str) -> Result<Split, String> {
-        let what = crate::cmd::shown_path(path);
+        let what = crate::message::shown_path(path);
         let text = std::str::from_utf8(bytes)
             .map_err(|_| format!("'{what}' is not a split file (not UTF-8 text)"))?;
         let text = crate::files::strip_bom(text);
@@ -1095,7 +1095,7 @@ pub type Found = Option<(Vec<u8>, String)>;
 
 /// Every shard's result in `dir`, checked (see [`gather`]).
 pub fn load(split: &Split, dir: &std::path::Path) -> Result<Results, String> {
-    let shown = crate::cmd::shown_path(&dir.to_string_lossy());
+    let shown = crate::message::shown_path(&dir.to_string_lossy());
     gather(split, &shown, |i| result_bytes(dir, i))
 }
 
@@ -1105,7 +1105,7 @@ fn result_bytes(dir: &std::path::Path, index: usize) -> Result<Found, String> {
     if !path.exists() {
         return Ok(None);
     }
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
+    let shown = crate::message::shown_path(&path.to_string_lossy());
     let bytes =
         crate::files::read_regular(&path, FILE_LIMIT).map_err(|e| format!("shard {index}: {e}"))?;
     Ok(Some((bytes, shown)))

@@ -24,7 +24,7 @@ use libfuzzer_sys::fuzz_target;
 fn check_error(what: &str, e: &str) {
     check_message(
         what,
-        &cutoff_cli::cmd::error_line(&format!("error: {e}")),
+        &cutoff_cli::message::error_line(&format!("error: {e}")),
         STRICT,
     );
 }

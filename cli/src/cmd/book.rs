@@ -2,7 +2,7 @@
 //! of every position up to N plies below the position (see `crate::book`).
 
 use super::CliResult;
-use crate::cmd::analyse::Engine;
+use crate::analysis::Engine;
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
 
 /// Arguments of `cutoff book`.
@@ -105,7 +105,7 @@ impl GameVisitor for Build<'_> {
         let positions = text.lines().filter(|l| !l.starts_with('#')).count() - 1;
         println!(
             "cutoff book: {positions} positions written to '{}' in {:.1} s",
-            super::shown_path(&args.out),
+            crate::message::shown_path(&args.out),
             start.elapsed().as_secs_f64()
         );
         Ok(())

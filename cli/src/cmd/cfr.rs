@@ -545,16 +545,16 @@ impl Sampling {
 }
 
 /// Reads the state saved in `path` for `algo` on `tree` (at most
-/// [`INPUT_LIMIT`](super::INPUT_LIMIT) bytes: any file the user names, a FIFO included).
+/// [`INPUT_LIMIT`](crate::files::INPUT_LIMIT) bytes: any file the user names, a FIFO included).
 fn load(path: &str, tree: &ExtensiveTree, algo: &Algo) -> Result<Saved, String> {
-    let text = super::read_file(path)?;
+    let text = crate::files::read_file(path)?;
     load_text(&text, path, tree, algo)
 }
 
 /// Reads and checks `text`, the state saved in `path`, for `algo` on `tree`: a state that
 /// passes runs on without overflow (see [`cutoff::cfr::state`]).
 fn load_text(text: &str, path: &str, tree: &ExtensiveTree, algo: &Algo) -> Result<Saved, String> {
-    let shown = super::shown_path(path);
+    let shown = crate::message::shown_path(path);
     let text = crate::files::strip_bom(text);
     let fail = |e: &dyn std::fmt::Display| format!("cannot resume from '{shown}': {e}");
     let asked = algo_name(*algo);
@@ -850,7 +850,9 @@ fn write_svg(tree: &ExtensiveTree, runs: &[Run], path: &str, by_time: bool) -> R
         RGBColor(148, 103, 189),
         RGBColor(90, 90, 90),
     ];
-    let err = |e: &dyn std::fmt::Display| format!("cannot draw '{}': {e}", super::shown_path(path));
+    let err = |e: &dyn std::fmt::Display| {
+        format!("cannot draw '{}': {e}", crate::message::shown_path(path))
+    };
     // (x, exploitability) of one run: x the iterations, or the seconds with `by_time`.
     let series = |r: &Run| -> Vec<(f64, f64)> {
         r.curve

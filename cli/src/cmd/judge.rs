@@ -3,7 +3,8 @@
 //! - `ural1195`: prints the one answer line (`Crosses win`, `Ouths win` or `Draw`).
 //! - `control`: prints one line per board, `1` if the first player wins, else `0`.
 
-use super::{read_file, read_stdin, CliResult};
+use super::CliResult;
+use crate::files::{read_file, read_stdin};
 use std::io::Write;
 
 /// The problems the command answers.

@@ -73,8 +73,8 @@ pub fn run(args: &Args) -> CliResult {
             return Err(format!(
                 "the split position is not settled by this pass: its value lies in [{lo}, {hi}]; \
                  `cutoff plan {} {} --out NEXT` writes the pass that settles it",
-                crate::cmd::shown_path(&args.file),
-                crate::cmd::shown_path(&dir.to_string_lossy())
+                crate::message::shown_path(&args.file),
+                crate::message::shown_path(&dir.to_string_lossy())
             ))
         }
     };

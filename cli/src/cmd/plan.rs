@@ -135,7 +135,7 @@ pub fn run(args: &Args) -> CliResult {
     };
     println!(
         "{}: pass {} solves {} of {} lines in {shards} shards; {settled}",
-        crate::cmd::shown_path(&args.out),
+        crate::message::shown_path(&args.out),
         next.header.pass,
         next.chosen,
         split.lines.len()

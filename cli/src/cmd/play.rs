@@ -1,8 +1,9 @@
 //! `cutoff play GAME [POSITION]`: play against the solver in the terminal, one command a line
 //! from standard input (so a game can be piped in), the engine answering with an exact solve.
 
-use super::analyse::{move_table, score_moves, with_words, Engine, MoveJson};
 use super::CliResult;
+use crate::analysis::{score_moves, Engine, MoveJson};
+use crate::output::{move_table, with_words};
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
 use cutoff::{MoveBuffer, Player};
 use std::io::{BufRead, Write};

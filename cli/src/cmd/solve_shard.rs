@@ -53,7 +53,7 @@ pub fn run(args: &Args) -> CliResult {
     std::fs::create_dir_all(&dir).map_err(|e| {
         format!(
             "cannot create '{}': {e}",
-            crate::cmd::shown_path(&dir.to_string_lossy())
+            crate::message::shown_path(&dir.to_string_lossy())
         )
     })?;
     if shard::read_result(&split, &dir, index)?.is_some() {
@@ -73,7 +73,7 @@ pub fn run(args: &Args) -> CliResult {
         result.lines.len(),
         result.nodes,
         result.seconds,
-        crate::cmd::shown_path(&path.to_string_lossy())
+        crate::message::shown_path(&path.to_string_lossy())
     );
     Ok(())
 }

@@ -189,7 +189,7 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize, sha: Option<String>) 
     println!(
         "{}: {} frontier positions ({} paths) {} plies below the position, {} shards of {}-{} \
          positions, estimated cost {lo}-{hi} nodes a shard",
-        crate::cmd::shown_path(&args.out),
+        crate::message::shown_path(&args.out),
         f.lines.len(),
         f.paths,
         depth,

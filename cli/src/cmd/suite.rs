@@ -58,9 +58,9 @@ pub fn run(args: &Args) -> CliResult {
     if args.limit == Some(0) {
         return Err("--limit must be at least 1".into());
     }
-    let text = super::read_file(&args.file)?;
-    let mut lines =
-        parse_suite(&text).map_err(|e| format!("{}: {e}", super::shown_path(&args.file)))?;
+    let text = crate::files::read_file(&args.file)?;
+    let mut lines = parse_suite(&text)
+        .map_err(|e| format!("{}: {e}", crate::message::shown_path(&args.file)))?;
     if let Some(n) = args.limit {
         lines.truncate(n);
     }

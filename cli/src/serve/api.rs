@@ -13,7 +13,7 @@
 //! when their client goes away.
 
 use super::{State, BODY_LIMIT, QUEUE_WAIT, TABLE_MIB, TIME_LIMIT};
-use crate::cmd::analyse::{self, Engine};
+use crate::analysis::{self, Engine};
 use crate::output::Report;
 use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameKind, GameVisitor};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State as Shared};
@@ -44,7 +44,7 @@ pub(super) fn routes() -> Router<Arc<State>> {
 
 /// `{"error": msg}` with `status`; the message made one safe line.
 pub(super) fn error(status: StatusCode, msg: &str) -> Response {
-    let line = crate::cmd::error_line(msg);
+    let line = crate::message::error_line(msg);
     (status, Json(serde_json::json!({ "error": line }))).into_response()
 }
 
@@ -289,7 +289,7 @@ impl GameVisitor for Analyse<'_> {
             book: crate::book::builtin().ok(),
             ..Engine::new(&tt, self.pool, true, self.stop)
         };
-        let report = analyse::report(game, &game.initial(), &engine, self.position, self.scale)
+        let report = analysis::report(game, &game.initial(), &engine, self.position, self.scale)
             .map_err(|nodes| format!("stopped after {nodes} nodes"))?;
         serde_json::to_value(report).map_err(|e| e.to_string())
     }
@@ -714,7 +714,7 @@ fn trace_tree(
     order: TraceOrder,
     stop: &AtomicBool,
 ) -> Result<Vec<u8>, Failure> {
-    use crate::cmd::tree::{choose, TreeSearch};
+    use crate::trees::{choose, TreeSearch};
     use cutoff::games::chance::tree_multi::MultiTree;
     use cutoff::games::perfect::tree::Tree;
     let multi = MultiTree::parse(text, 0).map_err(|e| Failure::bad(e.0))?;
@@ -744,9 +744,9 @@ fn trace_tree(
         reordered = Tree::parse(&s, cutoff::Player::First).map_err(|e| Failure::bad(e.0))?;
         &reordered
     };
-    // `cutoff tree`'s search (cmd::tree::search_with), with the budget and the stop flag.
+    // `cutoff tree`'s search (`cmd::tree::search_with`), with the budget and the stop flag.
     let tt = if algo.uses_table() {
-        Some(crate::cmd::table(1).map_err(Failure::unavailable)?)
+        Some(TranspositionTable::try_new(1).map_err(|e| Failure::unavailable(e.to_string()))?)
     } else {
         None
     };
@@ -934,7 +934,7 @@ async fn analyse_stream(
 }
 
 fn error_event(msg: &str) -> axum::response::sse::Event {
-    let line = crate::cmd::error_line(msg);
+    let line = crate::message::error_line(msg);
     axum::response::sse::Event::default()
         .event("failure")
         .data(serde_json::json!({ "error": line }).to_string())

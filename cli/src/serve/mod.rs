@@ -126,8 +126,7 @@ async fn serve(args: &Args) -> Result<(), String> {
     if args.open {
         open_browser(&url);
     }
-    let threads = crate::cmd::threads(None)?;
-    let pool = crate::cmd::analyse::Engine::pool(threads)?.map(Arc::new);
+    let pool = crate::analysis::Engine::pool(crate::analysis::cores())?.map(Arc::new);
     let app = router(Arc::new(State {
         slots: Arc::new(tokio::sync::Semaphore::new(SEARCHES)),
         pool,

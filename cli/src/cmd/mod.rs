@@ -18,6 +18,7 @@ pub mod suite;
 pub mod tree;
 
 use crate::analysis::cores;
+use crate::position::AnyAlgo;
 
 /// A subcommand's outcome: `Err` carries a one-line message naming what is wrong.
 pub type CliResult = Result<(), String>;
@@ -99,6 +100,41 @@ impl SplitArgs {
     }
 }
 
+/// The search settings of `solve`, which both of its models take (the two-player engine's
+/// searches and those of [`cutoff::multi`]; see `solve_multi`).
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Search algorithm (default: the game's fastest exact one; see docs/guide/solve.md). Two-player
+    /// games: minimax, negamax, alphabeta, alphabeta-hard, veb, ab, pvs, mtdf, solve, theory.
+    /// Pig and chance trees: expectiminimax, expectinegamax, star1, star2 (the default for two
+    /// players), maxn (the default for more), maxn-plain, paranoid, brs.
+    #[arg(long, value_parser = crate::position::parse_any_algo)]
+    pub algo: Option<AnyAlgo>,
+    /// Weak solving (win, draw or loss only) with the null-window solver.
+    #[arg(long)]
+    pub weak: bool,
+    /// Transposition table size in MiB (pvs, mtdf, solve and budgeted searches).
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
+    /// Time budget in milliseconds: iterative deepening with PVS, keeping the last finished depth.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Node budget: iterative deepening with PVS, keeping the last finished depth (hard on
+    /// one thread; a few percent over at most on several).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Threads for pvs, solve and budgets (default: one thread first, every core once the
+    /// search proves large); 1 runs the serial search.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress line on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print a progress line on standard error every SECS seconds (for logs and batch jobs).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub progress_every: Option<f64>,
+}
+
 /// The thread setting of `solve`: the count asked for, checked, or automatic (one thread
 /// first, every core once the search proves large; see [`cutoff::solver::Threads::Auto`]).
 pub fn thread_policy(asked: Option<usize>) -> Result<cutoff::solver::Threads, String> {
@@ -126,6 +162,23 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
             cutoff::game::quote(s)
         )),
     }
+}
+
+/// Reads a window `A,B` with A < B (`split --window`, `solve-shard --window`).
+pub fn parse_window(s: &str) -> Result<[cutoff::Value; 2], String> {
+    let bad = || {
+        format!(
+            "expected a window A,B of two integers with A < B, got '{}'",
+            cutoff::game::quote(s)
+        )
+    };
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let a: cutoff::Value = a.trim().parse().map_err(|_| bad())?;
+    let b: cutoff::Value = b.trim().parse().map_err(|_| bad())?;
+    if a >= b || a.abs() > crate::shard::MAX_WINDOW || b.abs() > crate::shard::MAX_WINDOW {
+        return Err(bad());
+    }
+    Ok([a, b])
 }
 
 #[cfg(test)]

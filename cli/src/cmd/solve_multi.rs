@@ -1,9 +1,8 @@
 //! `cutoff solve pig|chance`: the games with chance nodes or more than two players, searched by
 //! the engine's chance and n-player model ([`cutoff::multi`]).
 
-use super::solve::Args;
-use super::CliResult;
-use crate::position::{AnyAlgo, GameKind};
+use super::{CliResult, SearchArgs};
+use crate::position::{AnyAlgo, GameArgs, GameKind};
 use cutoff::games::chance::pig::{Pig, MAX_HORIZON, MAX_WIN_SCORE};
 use cutoff::games::chance::random_chance_tree::{Probs, RandomChanceTree};
 use cutoff::multi::{
@@ -38,10 +37,10 @@ struct MultiReport {
     time_ms: f64,
 }
 
-/// Runs `cutoff solve` on a game of the chance and n-player model.
-pub fn run(args: &Args) -> CliResult {
-    let g = &args.game;
-    let algo = match args.algo {
+/// Runs `cutoff solve` on a game of the chance and n-player model: `g` the game, `s` the
+/// search's settings, `json` for one JSON object instead of text.
+pub fn run(g: &GameArgs, s: &SearchArgs, json: bool) -> CliResult {
+    let algo = match s.algo {
         None => None,
         Some(AnyAlgo::Multi(a)) => Some(a),
         Some(AnyAlgo::Two(a)) => {
@@ -53,10 +52,10 @@ pub fn run(args: &Args) -> CliResult {
             ));
         }
     };
-    if args.weak {
+    if s.weak {
         return Err(format!("--weak is for two-player games, not {}", g.game));
     }
-    if args.threads.is_some_and(|t| t != 1) {
+    if s.threads.is_some_and(|t| t != 1) {
         return Err(format!(
             "the searches of {} run on one thread; leave out --threads",
             g.game
@@ -112,7 +111,7 @@ pub fn run(args: &Args) -> CliResult {
                 horizon
             );
             let position = pig.describe(&pig.initial());
-            solve(&pig, name, position, algo, args)
+            solve(&pig, name, position, algo, g, s, json)
         }
         _ => {
             let b = g.branching.ok_or("chance needs --branching B")?;
@@ -130,7 +129,7 @@ pub fn run(args: &Args) -> CliResult {
                 .map_err(|e: cutoff::GameError| e.0)?;
             let tree = RandomChanceTree::new(b, c, d, g.seed, g.order, probs).map_err(|e| e.0)?;
             let name = format!("chance ({})", tree.spec());
-            solve(&tree, name, "root".into(), algo, args)
+            solve(&tree, name, "root".into(), algo, g, s, json)
         }
     }
 }
@@ -149,12 +148,14 @@ fn solve<G: MultiGame>(
     name: String,
     position: String,
     algo: Option<MultiAlgorithm>,
-    args: &Args,
+    g: &GameArgs,
+    s: &SearchArgs,
+    json: bool,
 ) -> CliResult {
     // The fastest exact search by default: on Pig, Star1 with the table visits fewer nodes
     // than Star2 (12,140 against 15,204 on `--win-score 8 --horizon 10`, and fewer on every
     // Pig row of the chance sweep); on random chance trees Star2 saves the most.
-    let two = match args.game.game {
+    let two = match g.game {
         GameKind::Pig => MultiAlgorithm::Star1,
         _ => MultiAlgorithm::Star2,
     };
@@ -163,7 +164,7 @@ fn solve<G: MultiGame>(
     } else {
         MultiAlgorithm::Maxn
     });
-    let mib = super::table_mib(args.tt_mb)?;
+    let mib = super::table_mib(s.tt_mb)?;
     let table = if algo.uses_table() {
         Some(BoundsTable::try_new(mib).map_err(|e| e.to_string())?)
     } else {
@@ -171,21 +172,21 @@ fn solve<G: MultiGame>(
     };
     let root = game.initial();
     // `--depth` sets up a chance tree; for Pig it limits the search.
-    let depth = match args.game.game {
-        GameKind::Pig => args.game.depth,
+    let depth = match g.game {
+        GameKind::Pig => g.depth,
         _ => None,
     };
-    let budget = args.time_ms.is_some() || args.nodes.is_some();
+    let budget = s.time_ms.is_some() || s.nodes.is_some();
     let progress = cutoff::search::Progress::new((-1, 1));
     let limits = MultiLimits {
         depth,
-        nodes: args.nodes,
-        time: args.time_ms.map(Duration::from_millis),
+        nodes: s.nodes,
+        time: s.time_ms.map(Duration::from_millis),
         stop: Some(crate::interrupt::install()),
         bounds: None,
         progress: Some(&progress),
     };
-    let display = crate::progress::Display::choose(args.quiet, args.progress_every);
+    let display = crate::progress::Display::choose(s.quiet, s.progress_every);
     let shows = crate::progress::Shows {
         window: false,
         depth: budget,
@@ -222,7 +223,7 @@ fn solve<G: MultiGame>(
         table_mib: table.as_ref().map(|_| mib),
         time_ms,
     };
-    if args.json {
+    if json {
         let text = serde_json::to_string(&rep).map_err(|e| format!("cannot write JSON: {e}"))?;
         println!("{text}");
     } else {

@@ -31,7 +31,7 @@ pub struct Args {
     /// Solve every line only within this window, `A,B`, instead of the split file's
     /// windows: a line then gets its value if it lies strictly between A and B, else the
     /// bound proved.
-    #[arg(long, value_name = "A,B", value_parser = super::split::parse_window, allow_hyphen_values = true)]
+    #[arg(long, value_name = "A,B", value_parser = super::parse_window, allow_hyphen_values = true)]
     pub window: Option<[cutoff::Value; 2]>,
     /// No line per solved position on standard error.
     #[arg(long, short)]

@@ -32,25 +32,8 @@ pub struct Args {
     /// own side. The first pass of a two-pass solve (`-1,1` says win, draw or loss; a null
     /// window around a guess tests it); `cutoff plan` then picks what the next pass must
     /// solve.
-    #[arg(long, value_name = "A,B", value_parser = parse_window, allow_hyphen_values = true)]
+    #[arg(long, value_name = "A,B", value_parser = super::parse_window, allow_hyphen_values = true)]
     pub window: Option<[cutoff::Value; 2]>,
-}
-
-/// Reads a window `A,B` with A < B.
-pub fn parse_window(s: &str) -> Result<[cutoff::Value; 2], String> {
-    let bad = || {
-        format!(
-            "expected a window A,B of two integers with A < B, got '{}'",
-            cutoff::game::quote(s)
-        )
-    };
-    let (a, b) = s.split_once(',').ok_or_else(bad)?;
-    let a: cutoff::Value = a.trim().parse().map_err(|_| bad())?;
-    let b: cutoff::Value = b.trim().parse().map_err(|_| bad())?;
-    if a >= b || a.abs() > shard::MAX_WINDOW || b.abs() > shard::MAX_WINDOW {
-        return Err(bad());
-    }
-    Ok([a, b])
 }
 
 /// Runs `cutoff split`.

@@ -70,7 +70,7 @@ pub fn load(spec: &str, game: &str) -> Result<Book, String> {
     }
     let shown = crate::message::shown_path(spec);
     let file = crate::files::open_regular(std::path::Path::new(spec))?;
-    let text = crate::files::read_limited(file, &format!("'{shown}'"))?;
+    let text = crate::files::read_limited(file, crate::files::Input::file(spec))?;
     read(&text, game).map_err(|e| format!("{shown}: {e}"))
 }
 

@@ -415,7 +415,10 @@ fn position_file(args: &GameArgs) -> Option<&str> {
 
 /// A position file's bytes: a regular file of at most the input limit.
 fn read_position_file(file: &str) -> Result<Vec<u8>, String> {
-    crate::files::read_regular(std::path::Path::new(file), crate::files::INPUT_LIMIT)
+    Ok(crate::files::read_regular(
+        std::path::Path::new(file),
+        crate::files::INPUT_LIMIT,
+    )?)
 }
 
 /// The game of `args` from its position file's bytes (read once, so that the digest is of
@@ -589,7 +592,10 @@ pub fn digest(bytes: &[u8]) -> String {
 
 /// Reads at most [`FILE_LIMIT`] bytes of the regular file `path`; errors name it.
 pub fn read(path: &str) -> Result<Vec<u8>, String> {
-    crate::files::read_regular(std::path::Path::new(path), FILE_LIMIT)
+    Ok(crate::files::read_regular(
+        std::path::Path::new(path),
+        FILE_LIMIT,
+    )?)
 }
 
 /// A JSON error without serde's "at line 1 column N", the row being named apart.
@@ -1546,7 +1552,10 @@ pub fn split_text(header: &Header, lines: &[Line]) -> Result<String, String> {
 /// Writes a split file (`cutoff split`, `cutoff plan`) atomically (see [`split_text`]).
 pub fn write_split(path: &str, header: &Header, lines: &[Line]) -> Result<(), String> {
     let text = split_text(header, lines)?;
-    crate::files::write_atomic(std::path::Path::new(path), text.as_bytes())
+    Ok(crate::files::write_atomic(
+        std::path::Path::new(path),
+        text.as_bytes(),
+    )?)
 }
 
 /// `v` as one line of JSON.

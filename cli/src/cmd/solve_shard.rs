@@ -50,12 +50,7 @@ pub fn run(args: &Args) -> CliResult {
         ));
     }
     let dir = shard::results_dir(&args.file, args.out.as_ref());
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        format!(
-            "cannot create '{}': {e}",
-            crate::message::shown_path(&dir.to_string_lossy())
-        )
-    })?;
+    crate::files::create_folder(&dir)?;
     if shard::read_result(&split, &dir, index)?.is_some() {
         eprintln!("shard {index} of {n}: already solved, skipped");
         return Ok(());

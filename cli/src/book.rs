@@ -239,7 +239,7 @@ impl Book {
                 .map_err(|_| at(format!("bad value {}", cutoff::game::quote_max(value, 20))))?;
             // An empty position (the start) is written `-`.
             let arg = (pos != "-").then_some(pos);
-            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(at)?;
+            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(|e| at(e.to_string()))?;
             let key = game.visit(Entry { value }).map_err(at)?;
             if book.values.insert(key, value).is_some_and(|v| v != value) {
                 return Err(at(
@@ -257,7 +257,7 @@ impl Book {
         // Every entry is in: the check between them does not depend on their order.
         for (line, arg, value) in entries {
             let at = |msg: String| format!("book line {line}: {msg}");
-            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(at)?;
+            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(|e| at(e.to_string()))?;
             game.visit(Negamax {
                 value,
                 values: &book.values,

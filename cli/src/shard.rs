@@ -357,7 +357,7 @@ impl GameSpec {
         args.branching = self.branching;
         args.depth = self.depth;
         args.seed = self.seed;
-        args.order = crate::position::parse_order(&self.order)?;
+        args.order = crate::position::parse_order(&self.order).map_err(|e| e.to_string())?;
         args.root = crate::position::parse_root(&self.root)?;
         Ok(args)
     }
@@ -391,7 +391,7 @@ impl GameSpec {
                 "the header records no digest of the position file '{}'",
                 crate::message::shown_path(file)
             )),
-            (None, None) => AnyGame::parse(&args),
+            (None, None) => Ok(AnyGame::parse(&args)?),
         }
     }
 }

@@ -181,7 +181,7 @@ fn parse(q: &Position) -> Result<AnyGame, String> {
     if pos.is_some_and(|p| p.len() > 200) {
         return Err("position longer than 200 bytes".into());
     }
-    AnyGame::parse(&GameArgs::new(kind, pos))
+    Ok(AnyGame::parse(&GameArgs::new(kind, pos))?)
 }
 
 /// Raises the stop flag when dropped: a request whose client went away drops its handler's

@@ -18,6 +18,24 @@ pub fn cores() -> usize {
         .unwrap_or(1)
 }
 
+/// A thread pool the system would not start.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot start {threads} threads: {source}")]
+pub struct PoolError {
+    /// The threads asked for.
+    pub threads: usize,
+    /// rayon's reason.
+    pub source: rayon::ThreadPoolBuildError,
+}
+
+/// A pool of `threads` threads.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, PoolError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|source| PoolError { threads, source })
+}
+
 /// How a searcher runs: its table, threads and the flag that stops it.
 pub struct Engine<'a> {
     /// The table every search shares.
@@ -55,15 +73,11 @@ impl<'a> Engine<'a> {
     }
 
     /// A pool of `threads` threads if more than one.
-    pub fn pool(threads: usize) -> Result<Option<rayon::ThreadPool>, String> {
+    pub fn pool(threads: usize) -> Result<Option<rayon::ThreadPool>, PoolError> {
         if threads <= 1 {
             return Ok(None);
         }
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map(Some)
-            .map_err(|e| format!("cannot start {threads} threads: {e}"))
+        pool(threads).map(Some)
     }
 
     /// Solves `pos` exactly with the null-window solver (through [`Solver`], the engine's one

@@ -680,10 +680,3 @@ mod tests {
         assert!(Book::parse("game connect4\n\u{feff}4 1\n").is_err());
     }
 }
-
-/// Bridges the callers that still pass messages as text (removed with `CliError`).
-impl From<BookError> for String {
-    fn from(e: BookError) -> String {
-        e.to_string()
-    }
-}

@@ -376,10 +376,3 @@ mod tests {
         assert_eq!(e.to_string(), "cannot write '': an empty file name");
     }
 }
-
-/// Bridges the callers that still pass messages as text (removed with `CliError`).
-impl From<FileError> for String {
-    fn from(e: FileError) -> String {
-        e.to_string()
-    }
-}

@@ -582,10 +582,3 @@ impl Describe for Sim {
         )
     }
 }
-
-/// Bridges the callers that still pass messages as text (removed with `CliError`).
-impl From<PositionError> for String {
-    fn from(e: PositionError) -> String {
-        e.to_string()
-    }
-}

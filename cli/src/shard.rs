@@ -2207,10 +2207,3 @@ mod tests {
         assert_eq!(m.path().to_vec(), ["a\"b", "c"]);
     }
 }
-
-/// Bridges the callers that still pass messages as text (removed with `CliError`).
-impl From<ShardError> for String {
-    fn from(e: ShardError) -> String {
-        e.to_string()
-    }
-}

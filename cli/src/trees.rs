@@ -9,6 +9,26 @@ use cutoff::games::perfect::tree::Tree;
 use cutoff::multi::{MultiAlgorithm, MultiGame};
 use cutoff::Algorithm;
 
+/// Why a search cannot search a tree.
+#[derive(Debug, thiserror::Error)]
+pub enum TreeError {
+    /// A two-player search given a tree that is not plain.
+    #[error("{algo} searches plain two-player trees; this one has {has}: use {instead}")]
+    NotPlain {
+        /// The search.
+        algo: Algorithm,
+        /// What the tree has that plain trees lack.
+        has: String,
+        /// The searches to use instead.
+        instead: &'static str,
+    },
+    /// A two-player search of [`cutoff::multi`] given payoffs that do not sum to zero.
+    #[error(
+        "{0} needs zero-sum payoffs (every leaf's summing to 0): use maxn-plain, paranoid or brs"
+    )]
+    NotZeroSum(MultiAlgorithm),
+}
+
 /// The search a tree gets (see [`choose`]).
 pub enum TreeSearch<'t> {
     /// A two-player search of the plain tree.
@@ -19,7 +39,7 @@ pub enum TreeSearch<'t> {
 
 /// The search `algo` asks for on `tree` (`None`: alpha-beta for plain two-player trees, else
 /// `default_multi`), or why it cannot search it, naming what the tree has and what to use.
-pub fn choose(tree: &MultiTree, algo: Option<TreeAlgo>) -> Result<TreeSearch<'_>, String> {
+pub fn choose(tree: &MultiTree, algo: Option<TreeAlgo>) -> Result<TreeSearch<'_>, TreeError> {
     let players = tree.player_count();
     let zero_sum = tree.payoff_sum().is_some_and(|s| s.abs() <= 1e-9);
     match (algo, tree.as_plain()) {
@@ -40,16 +60,16 @@ pub fn choose(tree: &MultiTree, algo: Option<TreeAlgo>) -> Result<TreeSearch<'_>
             } else {
                 "maxn, maxn-plain, paranoid or brs"
             };
-            Err(format!(
-                "{algo} searches plain two-player trees; this one has {what}: use {use_instead}"
-            ))
+            Err(TreeError::NotPlain {
+                algo,
+                has: what,
+                instead: use_instead,
+            })
         }
         (None, None) => Ok(TreeSearch::Multi(default_multi(tree))),
         (Some(TreeAlgo::Multi(algo)), _) => {
             if algo.two_player_only() && players == 2 && !zero_sum {
-                return Err(format!(
-                    "{algo} needs zero-sum payoffs (every leaf's summing to 0): use maxn-plain, paranoid or brs"
-                ));
+                return Err(TreeError::NotZeroSum(algo));
             }
             Ok(TreeSearch::Multi(algo))
         }

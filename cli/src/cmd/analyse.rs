@@ -1,7 +1,7 @@
 //! `cutoff analyse GAME [POSITION]`: the exact value of every legal move, as the front ends of
 //! the strong Connect Four solvers show the seven column scores.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::analysis::{report, AnalyseJson, Engine};
 use crate::output::{move_table, with_words};
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
@@ -36,10 +36,7 @@ pub struct Args {
 /// Runs `cutoff analyse`.
 pub fn run(args: &Args) -> CliResult {
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(format!(
-            "--tt-mb must be between 1 and 1048576, got {}",
-            args.tt_mb
-        ));
+        return Err(CliError::TableSize(args.tt_mb));
     }
     let threads = super::threads(args.threads)?;
     let game = AnyGame::parse(&args.game)?;
@@ -94,12 +91,12 @@ impl GameVisitor for Analyse<'_> {
             self.args.game.position.clone(),
             self.scale,
         )
-        .map_err(|nodes| {
-            format!("interrupted after {nodes} nodes, before every move was scored")
+        .map_err(|nodes| CliError::Interrupted {
+            nodes,
+            before: Some("every move was scored".into()),
         })?;
         if self.args.json {
-            let text =
-                serde_json::to_string(&report).map_err(|e| format!("cannot write JSON: {e}"))?;
+            let text = serde_json::to_string(&report).map_err(CliError::Json)?;
             println!("{text}");
         } else {
             print!("{}", text_report(game, &pos, &report));

@@ -1,7 +1,7 @@
 //! `cutoff book GAME [POSITION] --plies N --out FILE`: writes an opening book, the exact value
 //! of every position up to N plies below the position (see `crate::book`).
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::analysis::Engine;
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
 
@@ -34,10 +34,10 @@ const MAX_PLIES: usize = 8;
 /// Runs `cutoff book`.
 pub fn run(args: &Args) -> CliResult {
     if args.plies > MAX_PLIES {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "--plies must be at most {MAX_PLIES}, got {}",
             args.plies
-        ));
+        )));
     }
     super::table_mib(args.tt_mb)?;
     let threads = super::threads(args.threads)?;

@@ -17,16 +17,126 @@ pub mod split;
 pub mod suite;
 pub mod tree;
 
-use crate::analysis::cores;
+use crate::analysis::{cores, PoolError};
+use crate::book::BookError;
+use crate::files::FileError;
 use crate::position::AnyAlgo;
+use crate::position::PositionError;
+use crate::shard::ShardError;
+use crate::suite::SuiteError;
+use crate::trees::TreeError;
 
-/// A subcommand's outcome: `Err` carries a one-line message naming what is wrong.
-pub type CliResult = Result<(), String>;
+/// Why a subcommand failed: the errors of the code beneath it, and the command's own (its
+/// arguments, its output). `main` prints the message as one line, `error: ...`.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A file or standard input could not be read, or a file written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The game or its position could not be set up.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// An opening book could not be read, checked or built.
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// A split file, a shard's result or a pass could not be read, checked or written.
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    /// A tree cannot be searched as asked.
+    #[error(transparent)]
+    Tree(#[from] TreeError),
+    /// A test set's run failed.
+    #[error(transparent)]
+    Suite(#[from] SuiteError),
+    /// The threads would not start.
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+    /// The engine refused a game, a position or an input.
+    #[error(transparent)]
+    Game(#[from] cutoff::GameError),
+    /// The engine's solver refused its settings or could not get its resources.
+    #[error(transparent)]
+    Solve(#[from] cutoff::solver::SolveError),
+    /// A transposition table could not be allocated.
+    #[error(transparent)]
+    Table(#[from] cutoff::tt::TableError),
+    /// A search of the chance and n-player model failed.
+    #[error(transparent)]
+    Multi(#[from] cutoff::multi::MultiError),
+    /// A CFR run could not start, resume, save or draw.
+    #[error(transparent)]
+    Cfr(#[from] cfr::CfrError),
+    /// The server could not start.
+    #[cfg(feature = "serve")]
+    #[error(transparent)]
+    Serve(#[from] crate::serve::ServeError),
+    /// What is wrong with the file `path` (a tree, a test set).
+    #[error("{}: {source}", crate::message::shown_path(.path))]
+    InFile {
+        /// The file, as given.
+        path: String,
+        /// What is wrong with it.
+        source: Box<CliError>,
+    },
+    /// `--threads 0`.
+    #[error("--threads must be at least 1")]
+    NoThreads,
+    /// More threads than [`max_threads`].
+    #[error(
+        "--threads {asked} is too many: at most {max} on this machine ({cores} cores; 4 threads \
+         per core, at least 16)"
+    )]
+    TooManyThreads {
+        /// The threads asked for.
+        asked: usize,
+        /// The most accepted.
+        max: usize,
+        /// The machine's cores.
+        cores: usize,
+    },
+    /// A `--tt-mb` outside the accepted range.
+    #[error("--tt-mb must be between 1 and 1048576, got {0}")]
+    TableSize(usize),
+    /// Stopped by Ctrl-C (or SIGTERM) before the work was done.
+    #[error("interrupted after {nodes} nodes{}", .before.as_ref().map_or(String::new(), |b| format!(", before {b}")))]
+    Interrupted {
+        /// Nodes searched by then.
+        nodes: u64,
+        /// What was not done yet, if the message says.
+        before: Option<String>,
+    },
+    /// Stopped by Ctrl-C (or SIGTERM) during a step that counts no nodes.
+    #[error("interrupted while {0}")]
+    InterruptedWhile(String),
+    /// A report could not be written as JSON.
+    #[error("cannot write JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    /// Standard output could not be written.
+    #[error("cannot write the output: {0}")]
+    Output(#[source] std::io::Error),
+    /// The judge's answer could not be written.
+    #[error("cannot write the answer: {0}")]
+    Answer(#[source] std::io::Error),
+    /// An argument, or a combination of them, that the command refuses; the message, made
+    /// where the check is, says which and why.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl CliError {
+    /// The command's own refusal, `msg`.
+    pub fn invalid(msg: impl Into<String>) -> CliError {
+        CliError::Invalid(msg.into())
+    }
+}
+
+/// A subcommand's outcome: `Err` says what is wrong, in one line.
+pub type CliResult = Result<(), CliError>;
 
 /// The transposition table of `mib` MiB, or a one-line error naming the size and the memory
 /// available (see [`cutoff::tt::TranspositionTable::try_new`]): never an abort.
-pub fn table(mib: usize) -> Result<cutoff::tt::TranspositionTable, String> {
-    cutoff::tt::TranspositionTable::try_new(mib).map_err(|e| e.to_string())
+pub fn table(mib: usize) -> Result<cutoff::tt::TranspositionTable, CliError> {
+    Ok(cutoff::tt::TranspositionTable::try_new(mib)?)
 }
 
 /// The most threads `--threads` accepts: 4 per core, and at least 16 on any machine (for
@@ -37,17 +147,18 @@ pub fn max_threads() -> usize {
 }
 
 /// The thread count asked for, or every core; an error below 1 or above [`max_threads`].
-pub fn threads(asked: Option<usize>) -> Result<usize, String> {
+pub fn threads(asked: Option<usize>) -> Result<usize, CliError> {
     let n = asked.unwrap_or_else(cores);
     let max = max_threads();
     if n == 0 {
-        return Err("--threads must be at least 1".into());
+        return Err(CliError::NoThreads);
     }
     if n > max {
-        return Err(format!(
-            "--threads {n} is too many: at most {max} on this machine ({} cores; 4 threads per core, at least 16)",
-            cores()
-        ));
+        return Err(CliError::TooManyThreads {
+            asked: n,
+            max,
+            cores: cores(),
+        });
     }
     Ok(n)
 }
@@ -137,7 +248,7 @@ pub struct SearchArgs {
 
 /// The thread setting of `solve`: the count asked for, checked, or automatic (one thread
 /// first, every core once the search proves large; see [`cutoff::solver::Threads::Auto`]).
-pub fn thread_policy(asked: Option<usize>) -> Result<cutoff::solver::Threads, String> {
+pub fn thread_policy(asked: Option<usize>) -> Result<cutoff::solver::Threads, CliError> {
     match asked {
         None => Ok(cutoff::solver::Threads::Auto),
         Some(n) => threads(Some(n)).map(cutoff::solver::Threads::Exactly),
@@ -146,9 +257,9 @@ pub fn thread_policy(asked: Option<usize>) -> Result<cutoff::solver::Threads, St
 
 /// The table size asked for with `--tt-mb`, checked against the accepted range (the memory
 /// the machine has is checked when the table is made).
-pub fn table_mib(mib: usize) -> Result<usize, String> {
+pub fn table_mib(mib: usize) -> Result<usize, CliError> {
     if mib == 0 || mib > 1 << 20 {
-        return Err(format!("--tt-mb must be between 1 and 1048576, got {mib}"));
+        return Err(CliError::TableSize(mib));
     }
     Ok(mib)
 }
@@ -189,10 +300,12 @@ mod tests {
     fn threads_are_capped_at_a_multiple_of_the_cores() {
         let max = max_threads();
         assert!(max >= 16 && max >= 4 * cores());
-        assert_eq!(threads(Some(max)), Ok(max));
-        assert!(threads(Some(max + 1)).unwrap_err().contains("too many"));
-        assert!(threads(Some(0)).is_err());
-        assert_eq!(threads(None), Ok(cores()));
+        assert_eq!(threads(Some(max)).unwrap(), max);
+        let e = threads(Some(max + 1)).unwrap_err();
+        assert!(matches!(e, CliError::TooManyThreads { .. }), "{e:?}");
+        assert!(e.to_string().contains("too many"), "{e}");
+        assert!(matches!(threads(Some(0)), Err(CliError::NoThreads)));
+        assert_eq!(threads(None).unwrap(), cores());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `cutoff solve GAME [POSITION]`: solve a position, serially or in parallel, exactly or
 //! under a budget, with progress on standard error.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::output::Report;
 use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameVisitor};
 use cutoff::parallel::{Mode, ParallelConfig};
@@ -84,24 +84,28 @@ fn report<G: Notation>(
         None => default_algo,
         Some(AnyAlgo::Two(a)) => a,
         Some(AnyAlgo::Multi(a)) => {
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "{a} searches games with chance nodes or more than two players (pig, chance, \
                  chance trees in files); {} is a two-player game",
                 game.name()
-            ))
+            )))
         }
     };
     if args.search.weak && algo != Algorithm::Solve {
-        return Err(format!("--weak needs --algo solve, not {algo}"));
+        return Err(CliError::invalid(format!(
+            "--weak needs --algo solve, not {algo}"
+        )));
     }
     let budget = args.search.time_ms.is_some() || args.search.nodes.is_some();
     if args.search.weak && budget {
-        return Err("--weak cannot be combined with --time-ms or --nodes".into());
+        return Err(CliError::invalid(
+            "--weak cannot be combined with --time-ms or --nodes",
+        ));
     }
     if budget && args.search.algo.is_some() && algo != Algorithm::Pvs {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "--time-ms and --nodes run iterative deepening with pvs, not {algo}"
-        ));
+        )));
     }
     let threads = super::thread_policy(args.search.threads)?;
     let uses_table = algo.uses_table() || budget;
@@ -131,8 +135,7 @@ fn report<G: Notation>(
         window: algo == Algorithm::Solve && !budget,
         depth: budget,
     };
-    let out = crate::progress::watch(&progress, display, shows, || solver.run())
-        .map_err(|e| e.to_string())?;
+    let out = crate::progress::watch(&progress, display, shows, || solver.run())?;
     let mut rep = Report::from_outcome(game, &root, &out, depth, scale);
     rep.weak = args.search.weak;
     if args.search.weak {
@@ -150,7 +153,7 @@ fn report<G: Notation>(
         rep.parallel = Some(args.parallel.name().to_string());
     }
     if args.json {
-        let text = serde_json::to_string(&rep).map_err(|e| format!("cannot write JSON: {e}"))?;
+        let text = serde_json::to_string(&rep).map_err(CliError::Json)?;
         println!("{text}");
     } else {
         println!("{}", rep.text());
@@ -158,12 +161,11 @@ fn report<G: Notation>(
     if out.stopped == Some(Stop::Interrupted) && !budget {
         // An exact solve that did not finish: the report says what it proved; the status
         // says it was stopped.
-        return Err(match rep.bounds {
-            Some([lo, hi]) => format!(
-                "interrupted after {} nodes, before the value was settled: it lies in [{lo}, {hi}]",
-                out.stats.nodes
-            ),
-            None => format!("interrupted after {} nodes", out.stats.nodes),
+        return Err(CliError::Interrupted {
+            nodes: out.stats.nodes,
+            before: rep
+                .bounds
+                .map(|[lo, hi]| format!("the value was settled: it lies in [{lo}, {hi}]")),
         });
     }
     Ok(())

@@ -2,7 +2,7 @@
 //! below a position, as a split file of independent jobs (see `crate::shard`). `--depth` is
 //! the split's depth here, so random trees, whose own depth it gives, cannot be split.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::position::{Describe, GameArgs, GameVisitor};
 use crate::shard::{self, GameSpec, Header, Line, Paths, MAX_DEPTH, MAX_PATHS, SPLIT_VERSION};
 use cutoff::search::Searcher;
@@ -39,37 +39,37 @@ pub struct Args {
 /// Runs `cutoff split`.
 pub fn run(args: &Args) -> CliResult {
     if args.shards == 0 || args.shards > shard::MAX_SHARDS {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "--shards must be between 1 and {}, got {}",
             shard::MAX_SHARDS,
             args.shards
-        ));
+        )));
     }
     if args.estimate_depth > shard::MAX_ESTIMATE_DEPTH {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "--estimate-depth must be at most {}, got {}",
             shard::MAX_ESTIMATE_DEPTH,
             args.estimate_depth
-        ));
+        )));
     }
     if args.game.game.is_multi() {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "{} has chance nodes or more than two players: split works on two-player games",
             args.game.game
-        ));
+        )));
     }
     if args.game.game == crate::position::GameKind::Random {
-        return Err(
-            "random trees cannot be split: --depth gives the tree's depth for them and the split's here"
-                .into(),
-        );
+        return Err(CliError::invalid(
+            "random trees cannot be split: --depth gives the tree's depth for them and the split's here",
+        ));
     }
-    let depth = args
-        .game
-        .depth
-        .ok_or("split needs --depth K, the plies from the position to the frontier")?;
+    let depth = args.game.depth.ok_or_else(|| {
+        CliError::invalid("split needs --depth K, the plies from the position to the frontier")
+    })?;
     if depth > MAX_DEPTH {
-        return Err(format!("--depth must be at most {MAX_DEPTH}, got {depth}"));
+        return Err(CliError::invalid(format!(
+            "--depth must be at most {MAX_DEPTH}, got {depth}"
+        )));
     }
     // A position file (a tree, a control matrix) is read once, and its digest recorded so
     // that no later pass runs on another file of that name.
@@ -201,9 +201,9 @@ fn walk<G: Describe>(
     if moves.len() == 0 {
         f.paths += 1;
         if f.paths > MAX_PATHS {
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "the frontier has more than {MAX_PATHS} paths: split at a smaller --depth"
-            ));
+            )));
         }
         match f.index.get(&key) {
             Some(&i) => f.lines[i].1.push(path.clone()),

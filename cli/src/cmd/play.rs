@@ -189,10 +189,12 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
                     )))
                 }
                 Ok(_) => {}
-                Err(e) => {
-                    return Err(CliError::invalid(format!(
-                        "cannot read standard input: {e}"
-                    )))
+                Err(source) => {
+                    return Err(crate::files::FileError::Read {
+                        input: crate::files::Input::Stdin,
+                        source,
+                    }
+                    .into())
                 }
             }
             let cmd = line.trim();

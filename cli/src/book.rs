@@ -28,7 +28,7 @@
 //! deepest ones, solved when it was made) may carry any value the checks allow, and
 //! `analyse` and the server repeat it.
 
-use crate::cmd::analyse::Engine;
+use crate::analysis::Engine;
 use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
 use cutoff::knowledge::{Assessment, Knowledge};
 use cutoff::{MoveBuffer, Value};
@@ -42,12 +42,153 @@ pub const KEYED_EXACTLY: [&str; 1] = ["connect4"];
 /// `cli/assets/book/connect4.txt` for the command that made it).
 pub const CONNECT4: &str = include_str!("../assets/book/connect4.txt");
 
+/// Why a book could not be read, checked, used or built. Each message is one line naming,
+/// where it applies, the file and the line at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum BookError {
+    /// The book's file could not be read.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    /// What is wrong with the book in the file `path`.
+    #[error("{}: {source}", crate::message::shown_path(.path))]
+    InFile {
+        /// The file, as `--book` named it.
+        path: String,
+        /// What is wrong with its text.
+        source: Box<BookError>,
+    },
+    /// What is wrong with line `line` of a book.
+    #[error("book line {line}: {source}")]
+    AtLine {
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong with it.
+        source: Box<BookError>,
+    },
+    /// The built-in book failed its checks (its first failure's message, kept).
+    #[error("{0}")]
+    Builtin(String),
+    /// A line that is neither `game NAME` nor a position and its value.
+    #[error("expected a position and its value")]
+    NotAnEntry,
+    /// A `game` line without a name.
+    #[error("`game` needs a name")]
+    GameNeedsName,
+    /// A second `game` line.
+    #[error("a second `game` line (the book is for {0})")]
+    SecondGame(String),
+    /// A game that may not have books (see [`KEYED_EXACTLY`]).
+    #[error("books are for {}, not {}", KEYED_EXACTLY.join(", "), cutoff::game::quote_max(.0, 40))]
+    NotForBooks(String),
+    /// A `game` line naming no game.
+    #[error("unknown game {}", cutoff::game::quote_max(.0, 40))]
+    UnknownGame(String),
+    /// A position before the `game` line.
+    #[error("a `game NAME` line comes first")]
+    GameFirst,
+    /// A value that is not a number.
+    #[error("bad value {}", cutoff::game::quote_max(.0, 20))]
+    BadValue(String),
+    /// A position the game refuses.
+    #[error(transparent)]
+    Position(#[from] crate::position::PositionError),
+    /// A position valued twice, differently (itself or its mirror image).
+    #[error("the position (or its mirror image) has another value above")]
+    Conflict,
+    /// More than [`MAX_ENTRIES`] positions.
+    #[error("more than {MAX_ENTRIES} positions")]
+    TooMany,
+    /// No `game` line at all.
+    #[error("book: no `game NAME` line")]
+    NoGame,
+    /// A value outside the game's range.
+    #[error("value {value} outside the game's {lo}..={hi}")]
+    OutOfRange {
+        /// The value.
+        value: Value,
+        /// The game's least value.
+        lo: Value,
+        /// The game's greatest value.
+        hi: Value,
+    },
+    /// A position where the game is over.
+    #[error("the game is over at this position: a book holds positions in play")]
+    GameOver,
+    /// A value below what a move that ends the game gives.
+    #[error(
+        "value {value}, but move {} ends the game at once with {end} for the side to move",
+        cutoff::game::quote(.mv)
+    )]
+    BelowEndingMove {
+        /// The book's value.
+        value: Value,
+        /// The move, as the game writes it.
+        mv: String,
+        /// What it gives the side to move.
+        end: Value,
+    },
+    /// A value other than the exact one the game's static analysis gives.
+    #[error("value {value}, but the game's analysis without a search gives {known}")]
+    AnalysisValue {
+        /// The book's value.
+        value: Value,
+        /// The analysis's.
+        known: Value,
+    },
+    /// A value outside the bounds the game's static analysis gives.
+    #[error("value {value}, but the game's analysis without a search puts it in {lo}..={hi}")]
+    AnalysisBounds {
+        /// The book's value.
+        value: Value,
+        /// The analysis's lower bound.
+        lo: Value,
+        /// The analysis's upper bound.
+        hi: Value,
+    },
+    /// A value other than the best of the moves, all in the book or ending the game.
+    #[error(
+        "value {value}, but its moves, each in the book or ending the game, give at best {best}"
+    )]
+    Negamax {
+        /// The book's value.
+        value: Value,
+        /// The best of its moves.
+        best: Value,
+    },
+    /// A book of another game than the one a command looks positions up in.
+    #[error("the book is for {book}, not {}", cutoff::game::quote_max(.game, 40))]
+    WrongGame {
+        /// The book's game.
+        book: String,
+        /// The command's.
+        game: String,
+    },
+    /// The search building a book was stopped.
+    #[error("stopped after {0} nodes")]
+    Stopped(u64),
+    /// A game that cannot write its positions as arguments.
+    #[error("{0} cannot write its positions for a book")]
+    CannotWrite(&'static str),
+}
+
+impl BookError {
+    /// `self` at line `line` of a book.
+    fn at(self, line: usize) -> BookError {
+        BookError::AtLine {
+            line,
+            source: Box::new(self),
+        }
+    }
+}
+
 /// [`CONNECT4`], read once.
-pub fn builtin() -> Result<&'static Book, String> {
+pub fn builtin() -> Result<&'static Book, BookError> {
+    // The failure is kept as its message: the book is checked once, and a cached error
+    // cannot be handed out twice otherwise.
     static BOOK: std::sync::OnceLock<Result<Book, String>> = std::sync::OnceLock::new();
-    BOOK.get_or_init(|| Book::parse(CONNECT4))
+    BOOK.get_or_init(|| Book::parse(CONNECT4).map_err(|e| e.to_string()))
         .as_ref()
-        .map_err(Clone::clone)
+        .map_err(|e| BookError::Builtin(e.clone()))
 }
 
 /// The most positions a book may hold (a bad file must not take unbounded memory): over five
@@ -60,23 +201,25 @@ pub const BUILTIN: &str = "builtin";
 
 /// The book `--book SPEC` names, checked for `game` (the name of the game a command will look
 /// positions up in): [`BUILTIN`] is the book in the binary, anything else a file, read as
-/// untrusted input (a regular file, at most [`crate::cmd::INPUT_LIMIT`] bytes of UTF-8) and
+/// untrusted input (a regular file, at most [`crate::files::INPUT_LIMIT`] bytes of UTF-8) and
 /// checked by [`read`]. Errors are one line naming the file and, where it applies, its line.
-pub fn load(spec: &str, game: &str) -> Result<Book, String> {
+pub fn load(spec: &str, game: &str) -> Result<Book, BookError> {
     if spec == BUILTIN {
         let book = builtin()?;
         book.check_game(game)?;
         return Ok(book.clone());
     }
-    let shown = crate::cmd::shown_path(spec);
     let file = crate::files::open_regular(std::path::Path::new(spec))?;
-    let text = crate::cmd::read_limited(file, &format!("'{shown}'"))?;
-    read(&text, game).map_err(|e| format!("{shown}: {e}"))
+    let text = crate::files::read_limited(file, crate::files::Input::file(spec))?;
+    read(&text, game).map_err(|e| BookError::InFile {
+        path: spec.to_string(),
+        source: Box::new(e),
+    })
 }
 
 /// A book's text read and checked ([`Book::parse`]) and found to be for `game`
 /// ([`Book::check_game`]): what `cutoff analyse --book FILE` does with the file's text.
-pub fn read(text: &str, game: &str) -> Result<Book, String> {
+pub fn read(text: &str, game: &str) -> Result<Book, BookError> {
     let book = Book::parse(text)?;
     book.check_game(game)?;
     Ok(book)
@@ -98,15 +241,15 @@ struct Entry {
 }
 
 impl GameVisitor for Entry {
-    type Output = Result<u64, String>;
+    type Output = Result<u64, BookError>;
     fn visit<G: Describe>(self, game: &G) -> Self::Output {
         let (pos, value) = (game.initial(), self.value);
         let (lo, hi) = game.value_range();
         if !(lo..=hi).contains(&value) {
-            return Err(format!("value {value} outside the game's {lo}..={hi}"));
+            return Err(BookError::OutOfRange { value, lo, hi });
         }
         if game.outcome(&pos).is_some() {
-            return Err("the game is over at this position: a book holds positions in play".into());
+            return Err(BookError::GameOver);
         }
         // A move that ends the game gives the mover the negated outcome: the position is
         // worth at least that (Connect Four: exactly, an immediate win being the best value).
@@ -115,12 +258,11 @@ impl GameVisitor for Entry {
         for &mv in moves.as_slice() {
             if let Some(end) = game.outcome(&game.play(&pos, mv)) {
                 if -end > value {
-                    return Err(format!(
-                        "value {value}, but move {} ends the game at once with {} for the side \
-                         to move",
-                        cutoff::game::quote(&game.format_move(&pos, mv)),
-                        -end
-                    ));
+                    return Err(BookError::BelowEndingMove {
+                        value,
+                        mv: game.format_move(&pos, mv),
+                        end: -end,
+                    });
                 }
             }
         }
@@ -137,12 +279,10 @@ impl GameVisitor for Entry {
             }
         }
         match known {
-            Assessment::Value(v) if v != value => Err(format!(
-                "value {value}, but the game's analysis without a search gives {v}"
-            )),
-            Assessment::Bounds(lo, hi) if !(lo..=hi).contains(&value) => Err(format!(
-                "value {value}, but the game's analysis without a search puts it in {lo}..={hi}"
-            )),
+            Assessment::Value(v) if v != value => Err(BookError::AnalysisValue { value, known: v }),
+            Assessment::Bounds(lo, hi) if !(lo..=hi).contains(&value) => {
+                Err(BookError::AnalysisBounds { value, lo, hi })
+            }
             _ => Ok(G::Knowledge::table_key(game, &pos).0),
         }
     }
@@ -156,7 +296,7 @@ struct Negamax<'a> {
 }
 
 impl GameVisitor for Negamax<'_> {
-    type Output = Result<(), String>;
+    type Output = Result<(), BookError>;
     fn visit<G: Describe>(self, game: &G) -> Self::Output {
         let pos = game.initial();
         let mut moves = G::Moves::default();
@@ -175,10 +315,10 @@ impl GameVisitor for Negamax<'_> {
             best = Some(best.map_or(v, |b| b.max(v)));
         }
         match best {
-            Some(b) if b != self.value => Err(format!(
-                "value {}, but its moves, each in the book or ending the game, give at best {b}",
-                self.value
-            )),
+            Some(b) if b != self.value => Err(BookError::Negamax {
+                value: self.value,
+                best: b,
+            }),
             _ => Ok(()),
         }
     }
@@ -188,14 +328,14 @@ impl Book {
     /// Reads a book and checks it (see the module's list, all but the game a command looks
     /// positions up in: [`Book::check_game`]); an error names the line and what is wrong
     /// with it, in one line.
-    pub fn parse(text: &str) -> Result<Book, String> {
+    pub fn parse(text: &str) -> Result<Book, BookError> {
         let text = crate::files::strip_bom(text);
         let mut book = Book::default();
         let mut kind = None;
         // Each position's line number, argument and value, for the checks between entries.
         let mut entries: Vec<(usize, Option<&str>, Value)> = Vec::new();
         for (i, line) in text.lines().enumerate() {
-            let at = |msg: String| format!("book line {}: {msg}", i + 1);
+            let at = |e: BookError| e.at(i + 1);
             let line = line.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
@@ -203,62 +343,48 @@ impl Book {
             let mut words = line.split_whitespace();
             let (first, second) = (words.next(), words.next());
             if words.next().is_some() {
-                return Err(at("expected a position and its value".into()));
+                return Err(at(BookError::NotAnEntry));
             }
             if first == Some("game") {
-                let name = second.ok_or_else(|| at("`game` needs a name".into()))?;
+                let name = second.ok_or_else(|| at(BookError::GameNeedsName))?;
                 if kind.is_some() {
-                    return Err(at(format!(
-                        "a second `game` line (the book is for {})",
-                        book.game
-                    )));
+                    return Err(at(BookError::SecondGame(book.game)));
                 }
                 if !KEYED_EXACTLY.contains(&name) {
-                    return Err(at(format!(
-                        "books are for {}, not {}",
-                        KEYED_EXACTLY.join(", "),
-                        cutoff::game::quote_max(name, 40)
-                    )));
+                    return Err(at(BookError::NotForBooks(name.to_string())));
                 }
-                let parsed =
-                    <GameKind as clap::ValueEnum>::from_str(name, false).map_err(|_| {
-                        at(format!(
-                            "unknown game {}",
-                            cutoff::game::quote_max(name, 40)
-                        ))
-                    })?;
+                let parsed = <GameKind as clap::ValueEnum>::from_str(name, false)
+                    .map_err(|_| at(BookError::UnknownGame(name.to_string())))?;
                 book.game = name.to_string();
                 kind = Some(parsed);
                 continue;
             }
-            let kind = kind.ok_or_else(|| at("a `game NAME` line comes first".into()))?;
+            let kind = kind.ok_or_else(|| at(BookError::GameFirst))?;
             let (Some(pos), Some(value)) = (first, second) else {
-                return Err(at("expected a position and its value".into()));
+                return Err(at(BookError::NotAnEntry));
             };
             let value: Value = value
                 .parse()
-                .map_err(|_| at(format!("bad value {}", cutoff::game::quote_max(value, 20))))?;
+                .map_err(|_| at(BookError::BadValue(value.to_string())))?;
             // An empty position (the start) is written `-`.
             let arg = (pos != "-").then_some(pos);
-            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(at)?;
+            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(|e| at(e.into()))?;
             let key = game.visit(Entry { value }).map_err(at)?;
             if book.values.insert(key, value).is_some_and(|v| v != value) {
-                return Err(at(
-                    "the position (or its mirror image) has another value above".into(),
-                ));
+                return Err(at(BookError::Conflict));
             }
             if book.values.len() > MAX_ENTRIES {
-                return Err(at(format!("more than {MAX_ENTRIES} positions")));
+                return Err(at(BookError::TooMany));
             }
             entries.push((i + 1, arg, value));
         }
         let Some(kind) = kind else {
-            return Err("book: no `game NAME` line".into());
+            return Err(BookError::NoGame);
         };
         // Every entry is in: the check between them does not depend on their order.
         for (line, arg, value) in entries {
-            let at = |msg: String| format!("book line {line}: {msg}");
-            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(at)?;
+            let at = |e: BookError| e.at(line);
+            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(|e| at(e.into()))?;
             game.visit(Negamax {
                 value,
                 values: &book.values,
@@ -271,15 +397,14 @@ impl Book {
     /// `Ok` if the book is for the game named `game`, else an error naming both: a command
     /// given a book looks positions up in it only after this check, so that a book of another
     /// game is not ignored without a word ([`Book::value`] finds nothing in one).
-    pub fn check_game(&self, game: &str) -> Result<(), String> {
+    pub fn check_game(&self, game: &str) -> Result<(), BookError> {
         if self.game == game {
             Ok(())
         } else {
-            Err(format!(
-                "the book is for {}, not {}",
-                self.game,
-                cutoff::game::quote_max(game, 40)
-            ))
+            Err(BookError::WrongGame {
+                book: self.game.clone(),
+                game: game.to_string(),
+            })
         }
     }
 
@@ -350,13 +475,9 @@ pub fn build<G: Describe>(
     engine: &Engine<'_>,
     header: &str,
     mut report: impl FnMut(usize, usize),
-) -> Result<String, String> {
+) -> Result<String, BookError> {
     if !KEYED_EXACTLY.contains(&game.name()) {
-        return Err(format!(
-            "books are for {}, not {}",
-            KEYED_EXACTLY.join(", "),
-            game.name()
-        ));
+        return Err(BookError::NotForBooks(game.name().to_string()));
     }
     // Every position by key, found depth first in the game's move order: the first path to
     // reach a position writes it.
@@ -379,7 +500,7 @@ pub fn build<G: Describe>(
         report(k, deepest.len());
         let (v, _, _) = engine
             .solve(game, lines[i].pos)
-            .map_err(|nodes| format!("stopped after {nodes} nodes"))?;
+            .map_err(BookError::Stopped)?;
         lines[i].value = Some(v);
     }
     // Shallower positions, deepest first: every child is valued by then.
@@ -425,7 +546,7 @@ fn collect<G: Describe>(
     path: &mut Vec<String>,
     lines: &mut Vec<Line<G::Pos>>,
     index: &mut HashMap<u64, usize>,
-) -> Result<(), String> {
+) -> Result<(), BookError> {
     if game.outcome(&pos).is_some() {
         return Ok(());
     }
@@ -435,7 +556,7 @@ fn collect<G: Describe>(
     }
     let arg = game
         .position_arg(root, path, &pos)
-        .ok_or_else(|| format!("{} cannot write its positions for a book", game.name()))?;
+        .ok_or(BookError::CannotWrite(game.name()))?;
     index.insert(key, lines.len());
     lines.push(Line {
         pos,
@@ -470,7 +591,7 @@ mod tests {
 
     /// The error `Book::parse` gives for `text`.
     fn refused(text: &str) -> String {
-        let e = Book::parse(text).expect_err(text);
+        let e = Book::parse(text).expect_err(text).to_string();
         assert_eq!(e.lines().count(), 1, "{e}");
         e
     }
@@ -545,8 +666,10 @@ mod tests {
         let book = builtin().unwrap();
         book.check_game("connect4").unwrap();
         let e = book.check_game("tictactoe").unwrap_err();
+        assert!(matches!(e, BookError::WrongGame { .. }), "{e:?}");
+        let e = e.to_string();
         assert_eq!(e, "the book is for connect4, not tictactoe");
-        let e = read("game connect4\n", "sim").unwrap_err();
+        let e = read("game connect4\n", "sim").unwrap_err().to_string();
         assert!(e.contains("connect4") && e.contains("sim"), "{e}");
         let e = refused("game connect4\ngame connect4\n");
         assert!(e.contains("line 2: a second `game` line"), "{e}");

@@ -4,12 +4,165 @@
 //! renamed over it), so that a crash or a full disk never leaves half a file or destroys the
 //! previous one; names written into a file kept to one printable line.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The most bytes an input file (a tree, a test set, a control-game matrix, a judge input)
+/// or standard input may hold: 16 MiB, far above any real input (the largest test set is
+/// under 40 KiB), so that `cutoff tree /dev/zero` is an error, not a process that grows
+/// until the machine runs out of memory.
+pub const INPUT_LIMIT: u64 = 16 << 20;
+
+/// What was read, as an error message names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A file, by the name it was given (quoted and shortened when shown).
+    File(PathBuf),
+    /// Standard input.
+    Stdin,
+}
+
+impl Input {
+    /// The file `path`.
+    pub fn file(path: impl AsRef<Path>) -> Self {
+        Input::File(path.as_ref().to_path_buf())
+    }
+}
+
+impl std::fmt::Display for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Input::File(path) => write!(f, "'{}'", shown(path)),
+            Input::Stdin => f.write_str("standard input"),
+        }
+    }
+}
+
+/// `path` fit to quote in a message (see [`crate::message::shown_path`]).
+fn shown(path: &Path) -> String {
+    crate::message::shown_path(&path.to_string_lossy())
+}
+
+/// Why a file (or standard input) could not be read or written. Each message is one line
+/// naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// Opening, reading or checking it failed.
+    #[error("cannot read {input}: {source}")]
+    Read {
+        /// What was read.
+        input: Input,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// It holds more than [`INPUT_LIMIT`] bytes.
+    #[error("cannot read {input}: larger than the {} MiB input limit", INPUT_LIMIT >> 20)]
+    OverInputLimit {
+        /// What was read.
+        input: Input,
+    },
+    /// It holds more than the reader's `limit` bytes.
+    #[error("cannot read {input}: larger than the {} limit", size_text(*.limit))]
+    TooLarge {
+        /// What was read.
+        input: Input,
+        /// The most bytes the reader takes.
+        limit: u64,
+    },
+    /// It is not UTF-8 text.
+    #[error("cannot read {input}: not UTF-8 text (invalid byte at offset {offset})")]
+    NotUtf8 {
+        /// What was read.
+        input: Input,
+        /// The offset of the first byte that is not UTF-8.
+        offset: usize,
+    },
+    /// It is a FIFO, a device or a folder, where only a regular file is read.
+    #[error("cannot read {input}: not a regular file")]
+    NotRegular {
+        /// What was read.
+        input: Input,
+    },
+    /// Writing it (or the temporary file beside it) failed.
+    #[error("cannot write '{}': {source}", shown(.path))]
+    Write {
+        /// The file written.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+    /// A file to write was given an empty name.
+    #[error("cannot write '': an empty file name")]
+    EmptyName,
+    /// A file to write names a folder.
+    #[error("cannot write '{}': it is a folder", shown(.path))]
+    IsFolder {
+        /// The name given.
+        path: PathBuf,
+    },
+    /// A folder could not be created.
+    #[error("cannot create '{}': {source}", shown(.path))]
+    CreateFolder {
+        /// The folder.
+        path: PathBuf,
+        /// The system's error.
+        source: std::io::Error,
+    },
+}
+
+/// Reads at most [`INPUT_LIMIT`] bytes of UTF-8 text from `reader`; errors name `input`.
+pub fn read_limited(reader: impl std::io::Read, input: Input) -> Result<String, FileError> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    if let Err(source) = reader.take(INPUT_LIMIT + 1).read_to_end(&mut bytes) {
+        return Err(FileError::Read { input, source });
+    }
+    if bytes.len() as u64 > INPUT_LIMIT {
+        return Err(FileError::OverInputLimit { input });
+    }
+    String::from_utf8(bytes).map_err(|e| FileError::NotUtf8 {
+        input,
+        offset: e.utf8_error().valid_up_to(),
+    })
+}
+
+/// Reads a whole file of at most [`INPUT_LIMIT`] bytes of UTF-8 text, with an error naming
+/// it.
+pub fn read_file(path: &str) -> Result<String, FileError> {
+    let input = Input::file(path);
+    match std::fs::File::open(path) {
+        Ok(file) => read_limited(file, input),
+        Err(source) => Err(FileError::Read { input, source }),
+    }
+}
+
+/// Reads the whole standard input, at most [`INPUT_LIMIT`] bytes of UTF-8 text.
+pub fn read_stdin() -> Result<String, FileError> {
+    read_limited(std::io::stdin().lock(), Input::Stdin)
+}
+
+/// The control game's position argument as matrix text: the argument itself if it is not
+/// the name of an existing file and holds only `0`, `1`, whitespace and `/` (rows joined by
+/// '/'), otherwise the contents of the file it names. So `nosuchfile.txt` is reported as a
+/// file that cannot be read, not as a matrix with a bad entry, and a file named `0110` is
+/// still read as a file.
+pub fn control_text(spec: &str) -> Result<String, FileError> {
+    let matrix = spec
+        .chars()
+        .all(|c| matches!(c, '0' | '1' | '/') || c.is_whitespace());
+    if matrix && !std::path::Path::new(spec).exists() {
+        Ok(spec.to_string())
+    } else {
+        read_file(spec)
+    }
+}
 
 /// Opens `path` for reading, refusing anything but a regular file (a FIFO, a device, a
 /// folder) without blocking on it: the file is opened non-blocking, then checked.
-pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
+pub fn open_regular(path: &Path) -> Result<std::fs::File, FileError> {
+    let read = |source| FileError::Read {
+        input: Input::file(path),
+        source,
+    };
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
@@ -19,33 +172,33 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
         // regular file the flag changes nothing.
         opts.custom_flags(libc::O_NONBLOCK);
     }
-    let file = opts
-        .open(path)
-        .map_err(|e| format!("cannot read '{shown}': {e}"))?;
-    let meta = file
-        .metadata()
-        .map_err(|e| format!("cannot read '{shown}': {e}"))?;
+    let file = opts.open(path).map_err(read)?;
+    let meta = file.metadata().map_err(read)?;
     if !meta.is_file() {
-        return Err(format!("cannot read '{shown}': not a regular file"));
+        return Err(FileError::NotRegular {
+            input: Input::file(path),
+        });
     }
     Ok(file)
 }
 
 /// Reads at most `limit` bytes of the regular file `path` (see [`open_regular`]); a larger
 /// file is an error naming the limit.
-pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+pub fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     use std::io::Read;
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
     let file = open_regular(path)?;
     let mut bytes = Vec::new();
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read '{shown}': {e}"))?;
+    if let Err(source) = file.take(limit + 1).read_to_end(&mut bytes) {
+        return Err(FileError::Read {
+            input: Input::file(path),
+            source,
+        });
+    }
     if bytes.len() as u64 > limit {
-        return Err(format!(
-            "cannot read '{shown}': larger than the {} limit",
-            size_text(limit)
-        ));
+        return Err(FileError::TooLarge {
+            input: Input::file(path),
+            limit,
+        });
     }
     Ok(bytes)
 }
@@ -68,11 +221,9 @@ pub fn strip_bom(text: &str) -> &str {
 /// then renamed over it, so that a reader (or a rerun after a crash) sees the whole old file
 /// or the whole new one, never a part. A failed write removes the temporary file and leaves
 /// the old file as it was.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     use std::io::Write;
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
     let tmp = temp_beside(path);
-    let fail = |e: std::io::Error| format!("cannot write '{shown}': {e}");
     let write = || -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -80,27 +231,42 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), String> {
         drop(f);
         std::fs::rename(&tmp, path)
     };
-    write().map_err(|e| {
+    write().map_err(|source| {
         let _ = std::fs::remove_file(&tmp);
-        fail(e)
+        FileError::Write {
+            path: path.to_path_buf(),
+            source,
+        }
     })
 }
 
 /// Checks, before any work, that `path` can be written atomically: that a temporary file can
 /// be created beside it (the folder exists and is writable) and that `path` is not a folder.
 /// Nothing is left behind.
-pub fn check_writable(path: &Path) -> Result<(), String> {
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
+pub fn check_writable(path: &Path) -> Result<(), FileError> {
     if path.as_os_str().is_empty() {
-        return Err("cannot write '': an empty file name".into());
+        return Err(FileError::EmptyName);
     }
     if path.is_dir() {
-        return Err(format!("cannot write '{shown}': it is a folder"));
+        return Err(FileError::IsFolder {
+            path: path.to_path_buf(),
+        });
     }
     let tmp = temp_beside(path);
-    std::fs::File::create(&tmp).map_err(|e| format!("cannot write '{shown}': {e}"))?;
+    std::fs::File::create(&tmp).map_err(|source| FileError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
     let _ = std::fs::remove_file(&tmp);
     Ok(())
+}
+
+/// Creates the folder `path` and those above it, as `std::fs::create_dir_all`.
+pub fn create_folder(path: &Path) -> Result<(), FileError> {
+    std::fs::create_dir_all(path).map_err(|source| FileError::CreateFolder {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// The temporary file [`write_atomic`] writes before renaming: hidden, beside `path`, named
@@ -125,6 +291,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn input_is_read_up_to_the_limit() {
+        use std::io::Read;
+        let limit = INPUT_LIMIT as usize;
+        let text = read_limited(std::io::repeat(b'1').take(INPUT_LIMIT), Input::Stdin).unwrap();
+        assert_eq!(text.len(), limit);
+        let e = read_limited(std::io::repeat(b'1'), Input::file("big")).unwrap_err();
+        assert!(matches!(e, FileError::OverInputLimit { .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "cannot read 'big': larger than the 16 MiB input limit"
+        );
+        let e = read_limited(&b"ab\xffc"[..], Input::Stdin).unwrap_err();
+        assert!(matches!(e, FileError::NotUtf8 { offset: 2, .. }), "{e:?}");
+        assert_eq!(
+            e.to_string(),
+            "cannot read standard input: not UTF-8 text (invalid byte at offset 2)"
+        );
+    }
+
+    #[test]
+    fn control_text_tells_matrices_from_file_names() {
+        assert_eq!(control_text("01/10").unwrap(), "01/10");
+        assert_eq!(control_text(" 0 1 / 1 0 ").unwrap(), " 0 1 / 1 0 ");
+        let e = control_text("nosuchfile.txt").unwrap_err().to_string();
+        assert!(e.starts_with("cannot read 'nosuchfile.txt': "), "{e}");
+        assert!(control_text("012/101/210").is_err());
+        // An existing file is read even if its name looks like a matrix.
+        let dir = std::env::temp_dir().join(format!("cutoff-control-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("0110");
+        std::fs::write(&file, "2\n01\n10\n").unwrap();
+        let text = control_text(file.to_str().unwrap());
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(text.unwrap(), "2\n01\n10\n");
+    }
+
+    #[test]
     fn a_fifo_is_refused_at_once() {
         let dir = std::env::temp_dir().join(format!("cutoff-files-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -133,9 +336,10 @@ mod tests {
         // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
         let e = read_regular(&fifo, 100).unwrap_err();
-        assert!(e.contains("not a regular file"), "{e}");
+        assert!(matches!(e, FileError::NotRegular { .. }), "{e:?}");
+        assert!(e.to_string().contains("not a regular file"), "{e}");
         let e = read_regular(&dir, 100).unwrap_err();
-        assert!(e.contains("not a regular file"), "{e}");
+        assert!(matches!(e, FileError::NotRegular { .. }), "{e:?}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -156,7 +360,9 @@ mod tests {
             .collect();
         assert_eq!(left.len(), 2, "a temporary file was left: {left:?}");
         assert_eq!(read_regular(&f, 3).unwrap(), b"old");
-        assert!(read_regular(&f, 2).unwrap_err().contains("2-byte"));
+        let e = read_regular(&f, 2).unwrap_err();
+        assert!(matches!(e, FileError::TooLarge { limit: 2, .. }), "{e:?}");
+        assert!(e.to_string().contains("2-byte"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -166,6 +372,7 @@ mod tests {
         assert!(!s.contains('\n') && !s.contains('\r'), "{s}");
         assert_eq!(strip_bom("\u{feff}x"), "x");
         assert!(check_writable(Path::new("/nonexistent-dir/x")).is_err());
-        assert!(check_writable(Path::new("")).is_err());
+        let e = check_writable(Path::new("")).unwrap_err();
+        assert_eq!(e.to_string(), "cannot write '': an empty file name");
     }
 }

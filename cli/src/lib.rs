@@ -4,11 +4,13 @@
 
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod book;
 pub mod cmd;
 pub mod files;
 pub mod interrupt;
 pub mod judge;
+pub mod message;
 pub mod output;
 pub mod position;
 pub mod progress;
@@ -16,4 +18,5 @@ pub mod progress;
 pub mod serve;
 pub mod shard;
 pub mod suite;
+pub mod trees;
 pub mod walk;

@@ -108,16 +108,16 @@ fn main() -> ExitCode {
         Command::Merge(args) => cutoff_cli::cmd::merge::run(args),
         Command::Plan(args) => cutoff_cli::cmd::plan::run(args),
         #[cfg(feature = "serve")]
-        Command::Serve(args) => cutoff_cli::serve::run(args),
+        Command::Serve(args) => cutoff_cli::serve::run(args).map_err(Into::into),
     };
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
-        Err(msg) => {
+        Err(e) => {
             // Every message is one line; the guard keeps it short and free of control
             // characters whatever it quotes. Not eprintln!: where SIGPIPE is ignored (the
             // server), a closed standard error would make it panic.
             use std::io::Write;
-            let line = cutoff_cli::cmd::error_line(&format!("error: {msg}"));
+            let line = cutoff_cli::message::error_line(&format!("error: {e}"));
             let _ = writeln!(std::io::stderr(), "{line}");
             if cutoff_cli::interrupt::interrupted() {
                 return ExitCode::from(cutoff_cli::interrupt::exit_status());

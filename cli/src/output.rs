@@ -1,5 +1,6 @@
 //! The result report shared by `solve` and `tree`: aligned `name  value` lines for people,
-//! one JSON object for tools. Every field is typed; docs/guide/solve.md lists them.
+//! one JSON object for tools. Every field is typed; docs/guide/solve.md lists them. Also the
+//! table of every move's value that `analyse` and `play` print.
 
 use cutoff::solver::{self, Stop, Verdict};
 use cutoff::{Algorithm, Notation, SearchResult, Stats, Value};
@@ -276,4 +277,42 @@ pub fn aligned(rows: &[(&str, String)]) -> String {
         .map(|(k, v)| format!("{k:<width$}  {v}"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The moves as aligned columns: move, value, words; one line each, ending in a newline.
+pub fn move_table(moves: &[crate::analysis::MoveJson]) -> String {
+    let mw = moves
+        .iter()
+        .map(|m| m.mv.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let vw = moves
+        .iter()
+        .map(|m| m.value.to_string().len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    // A game whose words are the number itself (random trees) shows no third column.
+    let words = moves.iter().any(|m| m.explain != m.value.to_string());
+    let mut s = format!("  {:<mw$}  {:>vw$}", "move", "value");
+    s.push_str(if words { "  meaning\n" } else { "\n" });
+    for m in moves {
+        s.push_str(&format!("  {:<mw$}  {:>vw$}", m.mv, m.value));
+        if words {
+            s.push_str("  ");
+            s.push_str(&m.explain);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// `value (words)`, or the value alone where the words are the number itself.
+pub fn with_words(value: Value, words: &str) -> String {
+    if words == value.to_string() {
+        value.to_string()
+    } else {
+        format!("{value} ({words})")
+    }
 }

@@ -138,8 +138,51 @@ pub enum AnyAlgo {
     Multi(MultiAlgorithm),
 }
 
+/// Why a game, its position or one of its options could not be read. Each message is one
+/// line naming what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionError {
+    /// An algorithm of neither family.
+    #[error(
+        "unknown algorithm '{}' (such as alphabeta, expectiminimax, star1 or maxn; --help lists them)",
+        cutoff::game::quote(.0)
+    )]
+    UnknownAlgorithm(String),
+    /// A tree's root kind other than `max` or `min`.
+    #[error("unknown root kind '{0}' (expected max or min)")]
+    UnknownRoot(String),
+    /// A game with chance nodes, which only `solve` searches, given to another command.
+    #[error("{0} has chance nodes: only `cutoff solve {0}` searches it")]
+    ChanceOnly(GameKind),
+    /// A game given without something it needs (its position, a tree option).
+    #[error("{game} needs {what}")]
+    Needs {
+        /// The game.
+        game: GameKind,
+        /// What it needs, in words.
+        what: &'static str,
+    },
+    /// A heap size that is not a number.
+    #[error("invalid number of {what} '{text}' (expected a non-negative integer)")]
+    BadCount {
+        /// What is counted: sticks or stones.
+        what: &'static str,
+        /// The text given.
+        text: String,
+    },
+    /// A position given to a random tree, which has none.
+    #[error("random takes no position, got '{0}'")]
+    RandomPosition(String),
+    /// The file holding the position could not be read.
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
+    /// The game refused the position or its settings.
+    #[error(transparent)]
+    Game(#[from] cutoff::GameError),
+}
+
 /// Reads an algorithm of either family.
-pub fn parse_any_algo(s: &str) -> Result<AnyAlgo, String> {
+pub fn parse_any_algo(s: &str) -> Result<AnyAlgo, PositionError> {
     if let Ok(a) = s.parse::<Algorithm>() {
         return Ok(AnyAlgo::Two(a));
     }
@@ -147,10 +190,7 @@ pub fn parse_any_algo(s: &str) -> Result<AnyAlgo, String> {
         return Ok(AnyAlgo::Multi(a));
     }
     // Both lists would run past the 200-byte error line: name a few, point to --help.
-    Err(format!(
-        "unknown algorithm '{}' (such as alphabeta, expectiminimax, star1 or maxn; --help lists them)",
-        cutoff::game::quote(s)
-    ))
+    Err(PositionError::UnknownAlgorithm(s.to_string()))
 }
 
 /// A game and its position as the command line gives them, with the options that only the
@@ -226,16 +266,16 @@ impl GameArgs {
 }
 
 /// Reads a random tree's ordering.
-pub fn parse_order(s: &str) -> Result<Order, String> {
-    s.parse().map_err(|e: cutoff::GameError| e.to_string())
+pub fn parse_order(s: &str) -> Result<Order, cutoff::GameError> {
+    s.parse()
 }
 
 /// Reads `max` or `min` as a tree root's player.
-pub fn parse_root(s: &str) -> Result<Player, String> {
+pub fn parse_root(s: &str) -> Result<Player, PositionError> {
     match s {
         "max" => Ok(Player::First),
         "min" => Ok(Player::Second),
-        _ => Err(format!("unknown root kind '{s}' (expected max or min)")),
+        _ => Err(PositionError::UnknownRoot(s.to_string())),
     }
 }
 
@@ -281,58 +321,54 @@ impl AnyGame {
     /// Sets up the game `args.game` at `args.position`; the error names what is wrong, in one
     /// line. The tree games read the options: `root` for `tree`, and `branching`, `depth`,
     /// `seed` and `order` for `random`.
-    pub fn parse(args: &GameArgs) -> Result<AnyGame, String> {
-        let needs = |what: &str| -> Result<&str, String> {
-            args.position
-                .as_deref()
-                .ok_or_else(|| format!("{} needs {what}", args.game))
+    pub fn parse(args: &GameArgs) -> Result<AnyGame, PositionError> {
+        let needs = |what: &'static str| -> Result<&str, PositionError> {
+            args.position.as_deref().ok_or(PositionError::Needs {
+                game: args.game,
+                what,
+            })
         };
         let game = match args.game {
-            GameKind::Pig | GameKind::Chance => {
-                return Err(format!(
-                    "{} has chance nodes: only `cutoff solve {}` searches it",
-                    args.game, args.game
-                ))
-            }
+            GameKind::Pig | GameKind::Chance => return Err(PositionError::ChanceOnly(args.game)),
             GameKind::Matchsticks => {
                 let n = parse_count(needs("the number of sticks, e.g. 6")?, "sticks")?;
-                AnyGame::TakeAway(TakeAway::matchsticks(n).map_err(|e| e.0)?)
+                AnyGame::TakeAway(TakeAway::matchsticks(n)?)
             }
             GameKind::Stones => {
                 let n = parse_count(needs("the number of stones, e.g. 4")?, "stones")?;
-                AnyGame::TakeAway(TakeAway::stones(n).map_err(|e| e.0)?)
+                AnyGame::TakeAway(TakeAway::stones(n)?)
             }
             GameKind::Tictactoe => AnyGame::TicTacToe(match &args.position {
-                Some(board) => TicTacToe::from_board(board).map_err(|e| e.0)?,
+                Some(board) => TicTacToe::from_board(board)?,
                 None => TicTacToe::new(),
             }),
             GameKind::Control => {
                 let spec = needs("an adjacency matrix (rows joined by '/') or a file holding one")?;
-                let text = crate::cmd::control_text(spec)?;
-                AnyGame::Control(Box::new(Control::parse(&text).map_err(|e| e.0)?))
+                let text = crate::files::control_text(spec)?;
+                AnyGame::Control(Box::new(Control::parse(&text)?))
             }
             GameKind::Tree => {
                 let file = needs("a tree file")?;
-                let text = crate::cmd::read_file(file)?;
-                AnyGame::Tree(Tree::parse(&text, args.root).map_err(|e| e.0)?)
+                let text = crate::files::read_file(file)?;
+                AnyGame::Tree(Tree::parse(&text, args.root)?)
             }
-            GameKind::Connect4 => AnyGame::Connect4(
-                Connect4::from_moves(args.position.as_deref().unwrap_or("")).map_err(|e| e.0)?,
-            ),
-            GameKind::Sim => AnyGame::Sim(
-                Sim::from_moves(args.position.as_deref().unwrap_or("")).map_err(|e| e.0)?,
-            ),
+            GameKind::Connect4 => AnyGame::Connect4(Connect4::from_moves(
+                args.position.as_deref().unwrap_or(""),
+            )?),
+            GameKind::Sim => AnyGame::Sim(Sim::from_moves(args.position.as_deref().unwrap_or(""))?),
             GameKind::Random => {
                 if let Some(p) = &args.position {
-                    return Err(format!("random takes no position, got '{p}'"));
+                    return Err(PositionError::RandomPosition(p.clone()));
                 }
-                let b = args
-                    .branching
-                    .ok_or("random needs --branching B (and --depth D)")?;
-                let d = args
-                    .depth
-                    .ok_or("random needs --depth D (and --branching B)")?;
-                AnyGame::Random(RandomTree::new(b, d, args.seed, args.order).map_err(|e| e.0)?)
+                let b = args.branching.ok_or(PositionError::Needs {
+                    game: args.game,
+                    what: "--branching B (and --depth D)",
+                })?;
+                let d = args.depth.ok_or(PositionError::Needs {
+                    game: args.game,
+                    what: "--depth D (and --branching B)",
+                })?;
+                AnyGame::Random(RandomTree::new(b, d, args.seed, args.order)?)
             }
         };
         Ok(game)
@@ -375,10 +411,11 @@ impl AnyGame {
 }
 
 /// Reads a heap size.
-fn parse_count(text: &str, what: &str) -> Result<u32, String> {
-    text.trim()
-        .parse()
-        .map_err(|_| format!("invalid number of {what} '{text}' (expected a non-negative integer)"))
+fn parse_count(text: &str, what: &'static str) -> Result<u32, PositionError> {
+    text.trim().parse().map_err(|_| PositionError::BadCount {
+        what,
+        text: text.to_string(),
+    })
 }
 
 /// What a front end shows of a position besides the engine's [`Notation`]: a one-line

@@ -17,7 +17,9 @@
 //! memory and time linear in the file, and every walk over it is iterative or as deep as
 //! the split (at most [`MAX_DEPTH`]). A bad file is a one-line error naming its line.
 
-use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor, RangeOf};
+use crate::files::FileError;
+use crate::message::shown_path;
+use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor, PositionError, RangeOf};
 use cutoff::knowledge::Knowledge;
 use cutoff::{MoveBuffer, Value};
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
@@ -49,6 +51,544 @@ pub const MAX_SECONDS: f64 = 1e9;
 /// passes of the most shards at the longest time.
 pub const MAX_TOTAL_SECONDS: f64 = 1e18;
 
+/// Why a split file, a shard's result or a pass could not be read, checked, merged or
+/// written. Each message is one line naming, where it applies, the file, its line, the shard
+/// and the id at fault; the context variants ([`ShardError::InSplit`], ...) wrap the problem
+/// found there.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    /// A file could not be read or written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The split's game and position could not be set up.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// The game refused a position file, an option or a move.
+    #[error(transparent)]
+    Game(#[from] cutoff::GameError),
+    /// What is wrong at line `line` of the split file `file`.
+    #[error("'{file}' line {line}: {source}")]
+    InSplit {
+        /// The split file, as messages show it.
+        file: String,
+        /// The line, from 1.
+        line: usize,
+        /// What is wrong there.
+        source: Box<ShardError>,
+    },
+    /// What is wrong with shard `shard`'s result.
+    #[error("shard {shard}: {source}")]
+    InShard {
+        /// The shard.
+        shard: usize,
+        /// What is wrong with it.
+        source: Box<ShardError>,
+    },
+    /// What is wrong inside the result file `file`.
+    #[error("'{file}': {source}")]
+    InResult {
+        /// The result file, as messages show it.
+        file: String,
+        /// What is wrong in it.
+        source: Box<ShardError>,
+    },
+    /// What is wrong with the result of line `id`.
+    #[error("id {id}: {source}")]
+    AtId {
+        /// The line's id.
+        id: usize,
+        /// What is wrong with its result.
+        source: Box<ShardError>,
+    },
+    /// Moves whose text would pass 4 GiB.
+    #[error("moves longer than 4 GiB")]
+    MovesTooLong,
+    /// More moves than a count holds.
+    #[error("too many moves")]
+    TooManyMoves,
+    /// A header naming no game.
+    #[error("unknown game '{}'", cutoff::game::quote(.0))]
+    UnknownGame(String),
+    /// A random tree, which has no position to split.
+    #[error("random trees cannot be split")]
+    RandomTree,
+    /// A header with a file digest and no position.
+    #[error("the header records a position file's digest but no position")]
+    DigestWithoutPosition,
+    /// A position file that changed since the split read it.
+    #[error(
+        "'{}' is not the file this split was made from (SHA-256 {}, the split's {})",
+        shown_path(.file), short(.found), short(.recorded)
+    )]
+    OtherPositionFile {
+        /// The position file.
+        file: String,
+        /// Its digest now.
+        found: String,
+        /// The digest the split recorded.
+        recorded: String,
+    },
+    /// A position file the header has no digest of.
+    #[error("the header records no digest of the position file '{}'", shown_path(.0))]
+    NoDigest(String),
+    /// A file digest for a game whose position is not a file.
+    #[error("a {0} position is not read from a file, yet the header records a file digest")]
+    NotFromFile(GameKind),
+    /// A split file that is not UTF-8 text.
+    #[error("'{0}' is not a split file (not UTF-8 text)")]
+    SplitNotUtf8(String),
+    /// A split file with no line.
+    #[error("'{0}' is empty, not a split file")]
+    SplitEmpty(String),
+    /// A split file whose first line is not a header.
+    #[error("'{file}' is not a split file (line 1: {})", json_error(.source))]
+    NotSplit {
+        /// The split file, as messages show it.
+        file: String,
+        /// Why the header did not read.
+        source: serde_json::Error,
+    },
+    /// A line that is not a frontier line.
+    #[error("{}", json_error(.0))]
+    Json(#[source] serde_json::Error),
+    /// A header whose range is not the game's.
+    #[error(
+        "range [{}, {}], where the game's values lie in [{}, {}]",
+        .range[0], .range[1], .game[0], .game[1]
+    )]
+    Range {
+        /// The header's.
+        range: [Value; 2],
+        /// The game's.
+        game: [Value; 2],
+    },
+    /// More lines than the header gives.
+    #[error("more lines than the {0} the header gives")]
+    MoreLines(usize),
+    /// More paths than the header gives.
+    #[error("more paths than the {0} the header gives")]
+    MorePaths(usize),
+    /// A first pass's line whose window is not the others'.
+    #[error(
+        "its window is not the other lines' (a split gives every line the split position's, \
+         from its own side)"
+    )]
+    WindowDiffers,
+    /// A split file with fewer lines or paths than its header gives.
+    #[error(
+        "'{file}' holds {lines} lines and {paths} paths where its header says {} and {} \
+         (truncated?)",
+        .header[0], .header[1]
+    )]
+    Truncated {
+        /// The split file, as messages show it.
+        file: String,
+        /// Its lines.
+        lines: usize,
+        /// Its paths.
+        paths: usize,
+        /// The lines and paths of its header.
+        header: [usize; 2],
+    },
+    /// A split file of another format version.
+    #[error("a split file of version {0}, this cutoff reads version {SPLIT_VERSION}")]
+    SplitVersion(u32),
+    /// A shard count outside the limits.
+    #[error("{0} shards, where a split has 1 to {MAX_SHARDS}")]
+    Shards(usize),
+    /// A split deeper than the limit.
+    #[error("depth {0}, where a split is at most {MAX_DEPTH} plies deep")]
+    Depth(usize),
+    /// An estimate deeper than the limit.
+    #[error("estimate depth {0}, at most {MAX_ESTIMATE_DEPTH}")]
+    EstimateDepth(usize),
+    /// Line and path counts outside the limits.
+    #[error(
+        "{frontier} lines and {paths} paths, where a split has 1 to {MAX_PATHS} paths and at \
+         most one line a path"
+    )]
+    Counts {
+        /// The lines.
+        frontier: usize,
+        /// The paths.
+        paths: usize,
+    },
+    /// A pass number that does not go with the earlier passes' work.
+    #[error("pass {pass} with {nodes} earlier nodes and {seconds} s")]
+    Pass {
+        /// The pass.
+        pass: u32,
+        /// The earlier passes' nodes.
+        nodes: u64,
+        /// The earlier passes' seconds.
+        seconds: f64,
+    },
+    /// A time that is not finite, negative, or over the limit.
+    #[error("{what} {} is not a time between 0 and {most:e}", time_text(*.value))]
+    Time {
+        /// The field.
+        what: &'static str,
+        /// Its value.
+        value: f64,
+        /// The most it may be.
+        most: f64,
+    },
+    /// A window whose edges are not in order.
+    #[error("empty window [{}, {}]", .0[0], .0[1])]
+    EmptyWindow([Value; 2]),
+    /// A window beyond [`MAX_WINDOW`].
+    #[error("window [{}, {}] beyond ±{MAX_WINDOW}", .0[0], .0[1])]
+    WideWindow([Value; 2]),
+    /// A line whose id is not the next.
+    #[error("id {found} where {expected} was expected")]
+    Id {
+        /// The line's id.
+        found: usize,
+        /// The next id.
+        expected: usize,
+    },
+    /// A shard beyond the split's.
+    #[error("shard {shard} of {shards}")]
+    ShardOutOfRange {
+        /// The line's shard.
+        shard: usize,
+        /// The split's shard count.
+        shards: usize,
+    },
+    /// A line with no path.
+    #[error("no paths")]
+    NoPaths,
+    /// A path deeper than the split.
+    #[error("a path of {moves} moves, deeper than the split's {depth}")]
+    DeepPath {
+        /// The path's moves.
+        moves: usize,
+        /// The split's depth.
+        depth: usize,
+    },
+    /// A known interval outside the game's range.
+    #[error(
+        "known interval [{}, {}] is not within the game's range [{}, {}]",
+        .known[0], .known[1], .range[0], .range[1]
+    )]
+    KnownOutOfRange {
+        /// The line's interval.
+        known: [Value; 2],
+        /// The game's range.
+        range: [Value; 2],
+    },
+    /// A first pass's line outside a shard or with something known.
+    #[error("a first pass solves every line and knows nothing of any")]
+    FirstPass,
+    /// A later pass's line with no known interval.
+    #[error("a later pass has no known interval for it")]
+    NoKnown,
+    /// A later pass's window on a line it does not solve, or none on one it does.
+    #[error("a later pass gives a window to the lines it solves, and only to them")]
+    WindowWithoutShard,
+    /// A later pass's window that does not fit what is known.
+    #[error(
+        "window [{}, {}] for a line known to lie in [{}, {}]",
+        .window[0], .window[1], .known[0], .known[1]
+    )]
+    WindowOutsideKnown {
+        /// The line's window.
+        window: [Value; 2],
+        /// Its known interval.
+        known: [Value; 2],
+    },
+    /// One path written twice.
+    #[error("the same path twice")]
+    SamePathTwice,
+    /// A path through another line's position.
+    #[error(
+        "a path runs on past the position of line {0} (a frontier position ends every path \
+         through it)"
+    )]
+    PastFrontier(usize),
+    /// A move after the game ended.
+    #[error(
+        "move {index} of a path, '{}', is played after the game ended",
+        cutoff::game::quote_max(.mv, 40)
+    )]
+    AfterEnd {
+        /// The move's place in its path, from 1.
+        index: usize,
+        /// The move.
+        mv: String,
+    },
+    /// A move the game cannot read.
+    #[error("move {index} of a path, '{}': {source}", cutoff::game::quote_max(.mv, 40))]
+    BadMove {
+        /// The move's place in its path, from 1.
+        index: usize,
+        /// The move.
+        mv: String,
+        /// The game's reason.
+        source: cutoff::GameError,
+    },
+    /// A move that is not legal, or not written as the game writes it.
+    #[error(
+        "move {index} of a path, '{}', is not a legal move as the game writes it",
+        cutoff::game::quote_max(.mv, 40)
+    )]
+    IllegalMove {
+        /// The move's place in its path, from 1.
+        index: usize,
+        /// The move.
+        mv: String,
+    },
+    /// A line whose paths reach different positions.
+    #[error("its paths reach different positions (neither the same nor mirror images)")]
+    DifferentPositions,
+    /// A line whose position is not the one its first path reaches.
+    #[error(
+        "position '{}' where its first path reaches '{}'",
+        cutoff::game::quote_max(.written, 40), cutoff::game::quote_max(.reached, 40)
+    )]
+    WrongPosition {
+        /// The line's position.
+        written: String,
+        /// The one its first path reaches.
+        reached: String,
+    },
+    /// A line none of whose paths reaches the frontier or ends the game.
+    #[error(
+        "no path of it is {0} moves long or ends the game (split ends a path earlier only at a \
+         position met before)"
+    )]
+    ShortPaths(usize),
+    /// Two lines of one position.
+    #[error("the same position as line {0} (or its mirror image): split writes one line for both")]
+    SamePosition(usize),
+    /// A position above the frontier whose moves are not all followed.
+    #[error(
+        "the position after {depth} moves of its path has {moves} legal moves, the file follows \
+         {followed} of them (a split follows every one)"
+    )]
+    Incomplete {
+        /// The position's depth.
+        depth: usize,
+        /// Its legal moves.
+        moves: usize,
+        /// The moves the file follows.
+        followed: usize,
+    },
+    /// A result's bound that is none of exact, lower and upper.
+    #[error("id {id}: unknown bound '{}'", cutoff::game::quote_max(.bound, 40))]
+    UnknownBound {
+        /// The line's id.
+        id: usize,
+        /// The bound.
+        bound: String,
+    },
+    /// Node counts whose sum overflows, over the shards.
+    #[error("the shards' node counts overflow")]
+    ShardNodesOverflow,
+    /// Node counts whose sum overflows, over a shard's lines or a merge's.
+    #[error("node counts overflow")]
+    NodesOverflow,
+    /// Shards with no result.
+    #[error("{} of {shards} shards have no result in '{dir}': {}", .missing.len(), missing_text(.missing))]
+    Missing {
+        /// The shards with no result.
+        missing: Vec<usize>,
+        /// The split's shard count.
+        shards: usize,
+        /// Where the results were looked for, as messages show it.
+        dir: String,
+    },
+    /// A result file that does not read as one.
+    #[error("'{file}' is truncated or not a result ({source})")]
+    NotResult {
+        /// The result file, as messages show it.
+        file: String,
+        /// Why it did not read.
+        source: serde_json::Error,
+    },
+    /// A result file of another format version.
+    #[error("'{file}' is a result of version {found}, this cutoff reads version {RESULT_VERSION}")]
+    ResultVersion {
+        /// The result file, as messages show it.
+        file: String,
+        /// Its version.
+        found: u32,
+    },
+    /// A result of another split.
+    #[error(
+        "'{file}' answers another split (digest {}, this split's is {})",
+        short(&cutoff::game::quote_max(.found, 64)), short(.ours)
+    )]
+    OtherSplit {
+        /// The result file, as messages show it.
+        file: String,
+        /// The digest it answers.
+        found: String,
+        /// This split's.
+        ours: String,
+    },
+    /// A result of another shard.
+    #[error("'{file}' says it is shard {shard} of {shards}")]
+    OtherShard {
+        /// The result file, as messages show it.
+        file: String,
+        /// The shard it says it is.
+        shard: usize,
+        /// The shard count it says.
+        shards: usize,
+    },
+    /// A result whose lines are not the shard's, in order.
+    #[error(
+        "'{file}' holds {found} lines where the shard has {expected}, or not the shard's, or \
+         not in order"
+    )]
+    ResultLines {
+        /// The result file, as messages show it.
+        file: String,
+        /// Its lines.
+        found: usize,
+        /// The shard's.
+        expected: usize,
+    },
+    /// A value outside the game's range.
+    #[error("value {value} outside the game's range [{}, {}]", .range[0], .range[1])]
+    ValueOutOfRange {
+        /// The value.
+        value: Value,
+        /// The game's range.
+        range: [Value; 2],
+    },
+    /// A bound that a solve in the line's window cannot give.
+    #[error(
+        "'{} {value}' is not what a solve in {} gives",
+        cutoff::game::quote_max(.bound, 20), window_text(.window)
+    )]
+    BoundMismatch {
+        /// The bound.
+        bound: String,
+        /// The value.
+        value: Value,
+        /// The line's window, if any.
+        window: Option<[Value; 2]>,
+    },
+    /// A bound with a line of play.
+    #[error("a bound with a line of play")]
+    BoundWithLine,
+    /// A result whose node count is not its lines'.
+    #[error("{claimed} nodes where its lines' add up to {sum}")]
+    NodeSum {
+        /// The result's count.
+        claimed: u64,
+        /// Its lines' sum.
+        sum: u64,
+    },
+    /// A move of a result's line of play that is not legal as the game writes it.
+    #[error(
+        "move {index} of its line, '{}', is not a legal move as the game writes it",
+        cutoff::game::quote_max(.mv, 40)
+    )]
+    IllegalPvMove {
+        /// The move's place in the line, from 1.
+        index: usize,
+        /// The move.
+        mv: String,
+    },
+    /// A result that contradicts what earlier passes proved.
+    #[error(
+        "this pass's result {bound} {value} contradicts the earlier passes' [{}, {}]",
+        .known[0], .known[1]
+    )]
+    Contradiction {
+        /// The result's bound.
+        bound: String,
+        /// Its value.
+        value: Value,
+        /// What the earlier passes proved.
+        known: [Value; 2],
+    },
+    /// A split file over [`FILE_LIMIT`].
+    #[error(
+        "the split file would pass the {} MiB limit: split at a smaller --depth",
+        FILE_LIMIT >> 20
+    )]
+    SplitTooLarge,
+    /// JSON that could not be written.
+    #[error("cannot write JSON: {0}")]
+    WriteJson(#[source] serde_json::Error),
+    /// A shard index variable that is not a number.
+    #[error("{var} is '{}', not a shard index", cutoff::game::quote_max(.value, 40))]
+    BadIndexVar {
+        /// The variable.
+        var: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// No shard index at all.
+    #[error(
+        "no shard index: give --index I, or run as a Slurm array task (SLURM_ARRAY_TASK_ID) or \
+         a Kubernetes indexed Job (JOB_COMPLETION_INDEX)"
+    )]
+    NoIndex,
+}
+
+impl ShardError {
+    /// `self` at line `line` of the split file `file` (as messages show it).
+    pub fn in_split(self, file: &str, line: usize) -> ShardError {
+        ShardError::InSplit {
+            file: file.to_string(),
+            line,
+            source: Box::new(self),
+        }
+    }
+
+    /// `self` in shard `shard`'s result.
+    pub fn in_shard(self, shard: usize) -> ShardError {
+        ShardError::InShard {
+            shard,
+            source: Box::new(self),
+        }
+    }
+
+    /// `self` in the result of line `id`.
+    fn at_id(self, id: usize) -> ShardError {
+        ShardError::AtId {
+            id,
+            source: Box::new(self),
+        }
+    }
+
+    /// `self` inside the result file `file` (as messages show it).
+    fn in_result(self, file: &str) -> ShardError {
+        ShardError::InResult {
+            file: file.to_string(),
+            source: Box::new(self),
+        }
+    }
+}
+
+/// A time for messages: exponents keep a huge number short.
+fn time_text(x: f64) -> String {
+    if x.abs() < 1e6 {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
+}
+
+/// A line's window for messages.
+fn window_text(window: &Option<[Value; 2]>) -> String {
+    window.map_or("no window".to_string(), |[a, b]| {
+        format!("the window [{a}, {b}]")
+    })
+}
+
+/// The first 20 missing shards, for messages.
+fn missing_text(missing: &[usize]) -> String {
+    let list: Vec<String> = missing.iter().take(20).map(|i| i.to_string()).collect();
+    let more = if missing.len() > 20 { ", ..." } else { "" };
+    format!("{}{more}", list.join(", "))
+}
+
 /// A sequence of moves in the game's notation, stored compactly (one string and the end of
 /// each move in it) so that a file's paths take about the memory of their text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -59,20 +599,20 @@ pub struct Moves {
 
 impl Moves {
     /// Appends `mv`; an error if the text would pass 4 GiB.
-    pub fn push(&mut self, mv: &str) -> Result<(), String> {
+    pub fn push(&mut self, mv: &str) -> Result<(), ShardError> {
         let end = self
             .text
             .len()
             .checked_add(mv.len())
             .and_then(|e| u32::try_from(e).ok())
-            .ok_or("moves longer than 4 GiB")?;
+            .ok_or(ShardError::MovesTooLong)?;
         self.text.push_str(mv);
         self.ends.push(end);
         Ok(())
     }
 
     /// The moves `texts`.
-    pub fn of<S: AsRef<str>>(texts: &[S]) -> Result<Moves, String> {
+    pub fn of<S: AsRef<str>>(texts: &[S]) -> Result<Moves, ShardError> {
         let mut m = Moves::default();
         for t in texts {
             m.push(t.as_ref())?;
@@ -223,15 +763,15 @@ pub struct Paths {
 
 impl Paths {
     /// Appends `path`.
-    pub fn push<S: AsRef<str>>(&mut self, path: &[S]) -> Result<(), String> {
+    pub fn push<S: AsRef<str>>(&mut self, path: &[S]) -> Result<(), ShardError> {
         for mv in path {
             self.moves.push(mv.as_ref())?;
         }
         self.end_path()
     }
 
-    fn end_path(&mut self) -> Result<(), String> {
-        let end = u32::try_from(self.moves.len()).map_err(|_| "too many moves".to_string())?;
+    fn end_path(&mut self) -> Result<(), ShardError> {
+        let end = u32::try_from(self.moves.len()).map_err(|_| ShardError::TooManyMoves)?;
         self.ends.push(end);
         Ok(())
     }
@@ -350,10 +890,10 @@ impl GameSpec {
     }
 
     /// The command-line arguments that set the game up again.
-    pub fn args(&self) -> Result<GameArgs, String> {
+    pub fn args(&self) -> Result<GameArgs, ShardError> {
         use clap::ValueEnum;
         let kind = GameKind::from_str(&self.game, false)
-            .map_err(|_| format!("unknown game '{}'", cutoff::game::quote(&self.game)))?;
+            .map_err(|_| ShardError::UnknownGame(self.game.clone()))?;
         let mut args = GameArgs::new(kind, self.position.as_deref());
         args.branching = self.branching;
         args.depth = self.depth;
@@ -365,41 +905,37 @@ impl GameSpec {
 
     /// The game, set up again: where the position is a file, only if the file is still the
     /// one the split read (its SHA-256 is the recorded one).
-    pub fn game(&self) -> Result<AnyGame, String> {
+    pub fn game(&self) -> Result<AnyGame, ShardError> {
         let args = self.args()?;
         if args.game == GameKind::Random {
-            return Err("random trees cannot be split".into());
+            return Err(ShardError::RandomTree);
         }
         match (&self.position_sha256, position_file(&args)) {
             (Some(want), _) => {
                 let file = args
                     .position
                     .as_deref()
-                    .ok_or("the header records a position file's digest but no position")?;
+                    .ok_or(ShardError::DigestWithoutPosition)?;
                 let bytes = read_position_file(file)?;
                 let got = digest(&bytes);
                 if &got != want {
-                    return Err(format!(
-                        "'{}' is not the file this split was made from (SHA-256 {}, the split's {})",
-                        crate::cmd::shown_path(file),
-                        short(&got),
-                        short(want)
-                    ));
+                    return Err(ShardError::OtherPositionFile {
+                        file: file.to_string(),
+                        found: got,
+                        recorded: want.clone(),
+                    });
                 }
                 game_from_text(&args, file, &bytes)
             }
-            (None, Some(file)) => Err(format!(
-                "the header records no digest of the position file '{}'",
-                crate::cmd::shown_path(file)
-            )),
-            (None, None) => AnyGame::parse(&args),
+            (None, Some(file)) => Err(ShardError::NoDigest(file.to_string())),
+            (None, None) => Ok(AnyGame::parse(&args)?),
         }
     }
 }
 
 /// The file the game reads its position from, if it reads one: a tree game's position
 /// always names one; a control game's does unless it is a matrix written out and no file
-/// has that name (the rule of `cmd::control_text`).
+/// has that name (the rule of [`crate::files::control_text`]).
 fn position_file(args: &GameArgs) -> Option<&str> {
     let p = args.position.as_deref()?;
     match args.game {
@@ -415,36 +951,31 @@ fn position_file(args: &GameArgs) -> Option<&str> {
 }
 
 /// A position file's bytes: a regular file of at most the input limit.
-fn read_position_file(file: &str) -> Result<Vec<u8>, String> {
-    crate::files::read_regular(std::path::Path::new(file), crate::cmd::INPUT_LIMIT)
+fn read_position_file(file: &str) -> Result<Vec<u8>, FileError> {
+    crate::files::read_regular(std::path::Path::new(file), crate::files::INPUT_LIMIT)
 }
 
 /// The game of `args` from its position file's bytes (read once, so that the digest is of
 /// the text parsed).
-fn game_from_text(args: &GameArgs, file: &str, bytes: &[u8]) -> Result<AnyGame, String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        format!(
-            "cannot read '{}': not UTF-8 text (invalid byte at offset {})",
-            crate::cmd::shown_path(file),
-            e.valid_up_to()
-        )
+fn game_from_text(args: &GameArgs, file: &str, bytes: &[u8]) -> Result<AnyGame, ShardError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| FileError::NotUtf8 {
+        input: crate::files::Input::file(file),
+        offset: e.valid_up_to(),
     })?;
     match args.game {
-        GameKind::Tree => Ok(AnyGame::Tree(
-            cutoff::games::perfect::tree::Tree::parse(text, args.root).map_err(|e| e.0)?,
-        )),
+        GameKind::Tree => Ok(AnyGame::Tree(cutoff::games::perfect::tree::Tree::parse(
+            text, args.root,
+        )?)),
         GameKind::Control => Ok(AnyGame::Control(Box::new(
-            cutoff::games::perfect::control::Control::parse(text).map_err(|e| e.0)?,
+            cutoff::games::perfect::control::Control::parse(text)?,
         ))),
-        other => Err(format!(
-            "a {other} position is not read from a file, yet the header records a file digest"
-        )),
+        other => Err(ShardError::NotFromFile(other)),
     }
 }
 
 /// Sets up the game of `args` for `split`, with the SHA-256 of its position file if it reads
 /// one (only a regular file is read).
-pub fn open_game(args: &GameArgs) -> Result<(AnyGame, Option<String>), String> {
+pub fn open_game(args: &GameArgs) -> Result<(AnyGame, Option<String>), ShardError> {
     match position_file(args) {
         None => Ok((AnyGame::parse(args)?, None)),
         Some(file) => {
@@ -589,7 +1120,7 @@ pub fn digest(bytes: &[u8]) -> String {
 }
 
 /// Reads at most [`FILE_LIMIT`] bytes of the regular file `path`; errors name it.
-pub fn read(path: &str) -> Result<Vec<u8>, String> {
+pub fn read(path: &str) -> Result<Vec<u8>, FileError> {
     crate::files::read_regular(std::path::Path::new(path), FILE_LIMIT)
 }
 
@@ -604,35 +1135,31 @@ fn json_error(e: &serde_json::Error) -> String {
 }
 
 /// Checks that `w` is a window `split --window` or `solve-shard --window` can give.
-fn check_window([a, b]: [Value; 2]) -> Result<(), String> {
+fn check_window([a, b]: [Value; 2]) -> Result<(), ShardError> {
     if a >= b {
-        return Err(format!("empty window [{a}, {b}]"));
+        return Err(ShardError::EmptyWindow([a, b]));
     }
     if a < -MAX_WINDOW || b > MAX_WINDOW {
-        return Err(format!("window [{a}, {b}] beyond ±{MAX_WINDOW}"));
+        return Err(ShardError::WideWindow([a, b]));
     }
     Ok(())
 }
 
 /// Checks that `x` is a time a run can take: finite, not negative, at most `most`.
-fn check_time(x: f64, most: f64, what: &str) -> Result<(), String> {
+fn check_time(x: f64, most: f64, what: &'static str) -> Result<(), ShardError> {
     if x.is_finite() && (0.0..=most).contains(&x) {
         return Ok(());
     }
-    // Exponents keep a huge number short.
-    let shown = if x.abs() < 1e6 {
-        format!("{x}")
-    } else {
-        format!("{x:e}")
-    };
-    Err(format!(
-        "{what} {shown} is not a time between 0 and {most:e}"
-    ))
+    Err(ShardError::Time {
+        what,
+        value: x,
+        most,
+    })
 }
 
 impl Split {
     /// Reads and checks the split file at `path` (see [`Split::parse`]).
-    pub fn read(path: &str) -> Result<Split, String> {
+    pub fn read(path: &str) -> Result<Split, ShardError> {
         Split::parse(&read(path)?, path)
     }
 
@@ -640,10 +1167,10 @@ impl Split {
     /// Accepts only what `split` and `plan` write: a header within their limits, lines
     /// numbered 0, 1, ... with shards, windows and intervals in range, and paths that replay
     /// on the game (see [`PathTree`]).
-    pub fn parse(bytes: &[u8], path: &str) -> Result<Split, String> {
-        let what = crate::cmd::shown_path(path);
-        let text = std::str::from_utf8(bytes)
-            .map_err(|_| format!("'{what}' is not a split file (not UTF-8 text)"))?;
+    pub fn parse(bytes: &[u8], path: &str) -> Result<Split, ShardError> {
+        let what = shown_path(path);
+        let text =
+            std::str::from_utf8(bytes).map_err(|_| ShardError::SplitNotUtf8(what.clone()))?;
         let text = crate::files::strip_bom(text);
         let mut rows = text
             .lines()
@@ -651,20 +1178,21 @@ impl Split {
             .filter(|(_, l)| !l.trim().is_empty());
         let (_, first) = rows
             .next()
-            .ok_or_else(|| format!("'{what}' is empty, not a split file"))?;
-        let header: Header = serde_json::from_str(first)
-            .map_err(|e| format!("'{what}' is not a split file (line 1: {})", json_error(&e)))?;
-        check_header(&header).map_err(|e| format!("'{what}' line 1: {e}"))?;
-        let game = header
-            .game
-            .game()
-            .map_err(|e| format!("'{what}' line 1: {e}"))?;
+            .ok_or_else(|| ShardError::SplitEmpty(what.clone()))?;
+        let header: Header =
+            serde_json::from_str(first).map_err(|source| ShardError::NotSplit {
+                file: what.clone(),
+                source,
+            })?;
+        check_header(&header).map_err(|e| e.in_split(&what, 1))?;
+        let game = header.game.game().map_err(|e| e.in_split(&what, 1))?;
         let (lo, hi) = game.visit(RangeOf);
         if header.range != [lo, hi] {
-            return Err(format!(
-                "'{what}' line 1: range [{}, {}], where the game's values lie in [{lo}, {hi}]",
-                header.range[0], header.range[1]
-            ));
+            return Err(ShardError::Range {
+                range: header.range,
+                game: [lo, hi],
+            }
+            .in_split(&what, 1));
         }
         let mut lines = Vec::with_capacity(header.frontier.min(1 << 16));
         let mut line_rows = Vec::with_capacity(header.frontier.min(1 << 16));
@@ -672,20 +1200,14 @@ impl Split {
         // The first pass's window, seen from the split position (see `split`).
         let mut root_window: Option<Option<[Value; 2]>> = None;
         for (i, row) in rows {
-            let at = |e: String| format!("'{what}' line {}: {e}", i + 1);
+            let at = |e: ShardError| e.in_split(&what, i + 1);
             if lines.len() >= header.frontier {
-                return Err(at(format!(
-                    "more lines than the {} the header gives",
-                    header.frontier
-                )));
+                return Err(at(ShardError::MoreLines(header.frontier)));
             }
-            let line: Line = serde_json::from_str(row).map_err(|e| at(json_error(&e)))?;
+            let line: Line = serde_json::from_str(row).map_err(|e| at(ShardError::Json(e)))?;
             paths = paths.saturating_add(line.paths.len());
             if paths > header.paths {
-                return Err(at(format!(
-                    "more paths than the {} the header gives",
-                    header.paths
-                )));
+                return Err(at(ShardError::MorePaths(header.paths)));
             }
             check_line(&header, &line, lines.len()).map_err(at)?;
             if header.pass == 1 {
@@ -697,24 +1219,19 @@ impl Split {
                     }
                 });
                 if *root_window.get_or_insert(w) != w {
-                    return Err(at(
-                        "its window is not the other lines' (a split gives every line the \
-                         split position's, from its own side)"
-                            .into(),
-                    ));
+                    return Err(at(ShardError::WindowDiffers));
                 }
             }
             lines.push(line);
             line_rows.push(i + 1);
         }
         if lines.len() != header.frontier || paths != header.paths {
-            return Err(format!(
-                "'{what}' holds {} lines and {paths} paths where its header says {} and {} \
-                 (truncated?)",
-                lines.len(),
-                header.frontier,
-                header.paths
-            ));
+            return Err(ShardError::Truncated {
+                file: what,
+                lines: lines.len(),
+                paths,
+                header: [header.frontier, header.paths],
+            });
         }
         let tree = game.visit(Check {
             what: &what,
@@ -749,78 +1266,72 @@ impl Split {
 }
 
 /// The header's claims within what `split` and `plan` write.
-fn check_header(h: &Header) -> Result<(), String> {
+fn check_header(h: &Header) -> Result<(), ShardError> {
     if h.cutoff_split != SPLIT_VERSION {
-        return Err(format!(
-            "a split file of version {}, this cutoff reads version {SPLIT_VERSION}",
-            h.cutoff_split
-        ));
+        return Err(ShardError::SplitVersion(h.cutoff_split));
     }
     if h.shards == 0 || h.shards > MAX_SHARDS {
-        return Err(format!(
-            "{} shards, where a split has 1 to {MAX_SHARDS}",
-            h.shards
-        ));
+        return Err(ShardError::Shards(h.shards));
     }
     if h.depth > MAX_DEPTH {
-        return Err(format!(
-            "depth {}, where a split is at most {MAX_DEPTH} plies deep",
-            h.depth
-        ));
+        return Err(ShardError::Depth(h.depth));
     }
     if h.estimate_depth > MAX_ESTIMATE_DEPTH {
-        return Err(format!(
-            "estimate depth {}, at most {MAX_ESTIMATE_DEPTH}",
-            h.estimate_depth
-        ));
+        return Err(ShardError::EstimateDepth(h.estimate_depth));
     }
     if h.paths > MAX_PATHS || h.frontier == 0 || h.frontier > h.paths {
-        return Err(format!(
-            "{} lines and {} paths, where a split has 1 to {MAX_PATHS} paths and at most one \
-             line a path",
-            h.frontier, h.paths
-        ));
+        return Err(ShardError::Counts {
+            frontier: h.frontier,
+            paths: h.paths,
+        });
     }
     if h.pass == 0 || (h.pass == 1 && (h.prior_nodes != 0 || h.prior_seconds != 0.0)) {
-        return Err(format!(
-            "pass {} with {} earlier nodes and {} s",
-            h.pass, h.prior_nodes, h.prior_seconds
-        ));
+        return Err(ShardError::Pass {
+            pass: h.pass,
+            nodes: h.prior_nodes,
+            seconds: h.prior_seconds,
+        });
     }
     check_time(h.prior_seconds, MAX_TOTAL_SECONDS, "prior_seconds")
 }
 
 /// One line's fields within what `split` and `plan` write (its paths are checked on the
 /// game by [`Check`]).
-fn check_line(h: &Header, line: &Line, expected_id: usize) -> Result<(), String> {
+fn check_line(h: &Header, line: &Line, expected_id: usize) -> Result<(), ShardError> {
     if line.id != expected_id {
-        return Err(format!("id {} where {expected_id} was expected", line.id));
+        return Err(ShardError::Id {
+            found: line.id,
+            expected: expected_id,
+        });
     }
     if let Some(sh) = line.shard.filter(|&sh| sh >= h.shards) {
-        return Err(format!("shard {sh} of {}", h.shards));
+        return Err(ShardError::ShardOutOfRange {
+            shard: sh,
+            shards: h.shards,
+        });
     }
     if line.paths.is_empty() {
-        return Err("no paths".into());
+        return Err(ShardError::NoPaths);
     }
     if let Some(p) = line.paths.iter().find(|p| p.len() > h.depth) {
-        return Err(format!(
-            "a path of {} moves, deeper than the split's {}",
-            p.len(),
-            h.depth
-        ));
+        return Err(ShardError::DeepPath {
+            moves: p.len(),
+            depth: h.depth,
+        });
     }
     let [lo, hi] = h.range;
     if let Some([a, b]) = line.known {
         if a > b || a < lo || b > hi {
-            return Err(format!(
-                "known interval [{a}, {b}] is not within the game's range [{lo}, {hi}]"
-            ));
+            return Err(ShardError::KnownOutOfRange {
+                known: [a, b],
+                range: h.range,
+            });
         }
     }
     if h.pass == 1 {
         // `split`: every line in a shard, nothing known yet.
         if line.shard.is_none() || line.known.is_some() {
-            return Err("a first pass solves every line and knows nothing of any".into());
+            return Err(ShardError::FirstPass);
         }
         if let Some(w) = line.window {
             check_window(w)?;
@@ -829,18 +1340,17 @@ fn check_line(h: &Header, line: &Line, expected_id: usize) -> Result<(), String>
         // `plan`: what is known of every line; a window exactly for the lines it solves,
         // within one of what is known, which it leaves open.
         let Some([klo, khi]) = line.known else {
-            return Err("a later pass has no known interval for it".into());
+            return Err(ShardError::NoKnown);
         };
         if line.shard.is_some() != line.window.is_some() {
-            return Err(
-                "a later pass gives a window to the lines it solves, and only to them".into(),
-            );
+            return Err(ShardError::WindowWithoutShard);
         }
         if let Some([a, b]) = line.window {
             if a >= b || klo == khi || a < klo - 1 || b > khi + 1 {
-                return Err(format!(
-                    "window [{a}, {b}] for a line known to lie in [{klo}, {khi}]"
-                ));
+                return Err(ShardError::WindowOutsideKnown {
+                    window: [a, b],
+                    known: [klo, khi],
+                });
             }
         }
     }
@@ -856,8 +1366,8 @@ struct Check<'a> {
 }
 
 impl GameVisitor for Check<'_> {
-    type Output = Result<PathTree, String>;
-    fn visit<G: Describe>(self, game: &G) -> Result<PathTree, String> {
+    type Output = Result<PathTree, ShardError>;
+    fn visit<G: Describe>(self, game: &G) -> Result<PathTree, ShardError> {
         check_paths(game, &self)
     }
 }
@@ -875,9 +1385,9 @@ struct Frame<G: cutoff::Game> {
 /// its equals: the checks do not depend on the order of the lines, each node is played
 /// once, and a node's moves are all seen before the walk leaves it, so that an incomplete
 /// node is refused at once (the tree of a file that passes is the tree `split` walked).
-fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String> {
+fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, ShardError> {
     let lines = c.lines;
-    let at = |id: usize, e: String| format!("'{}' line {}: {e}", c.what, c.rows[id]);
+    let at = |id: usize, e: ShardError| e.in_split(c.what, c.rows[id]);
     // Each path's moves as small numbers, one per distinct text, so that sorting compares
     // numbers: (line, path, start in `seq`, length).
     let mut ids: HashMap<&str, u32> = HashMap::new();
@@ -920,38 +1430,30 @@ fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String>
             close(&mut tree, &mut stack, |e| at(prev.map_or(id, |p| p.0), e))?;
         }
         if prev.is_some() && common == path.len() {
-            return Err(at(id, "the same path twice".into()));
+            return Err(at(id, ShardError::SamePathTwice));
         }
         for (d, text) in path.iter().enumerate().skip(common) {
             let Some(top) = stack.last_mut() else { break };
             if let Some(other) = tree.line(top.node as usize) {
-                return Err(at(
-                    id,
-                    format!(
-                        "a path runs on past the position of line {} (a frontier position \
-                         ends every path through it)",
-                        c.rows[other]
-                    ),
-                ));
+                return Err(at(id, ShardError::PastFrontier(c.rows[other])));
             }
             if game.outcome(&top.pos).is_some() {
                 return Err(at(
                     id,
-                    format!(
-                        "move {} of a path, '{}', is played after the game ended",
-                        d + 1,
-                        cutoff::game::quote_max(text, 40)
-                    ),
+                    ShardError::AfterEnd {
+                        index: d + 1,
+                        mv: text.to_string(),
+                    },
                 ));
             }
-            let mv = game.parse_move(&top.pos, text).map_err(|e| {
+            let mv = game.parse_move(&top.pos, text).map_err(|source| {
                 at(
                     id,
-                    format!(
-                        "move {} of a path, '{}': {e}",
-                        d + 1,
-                        cutoff::game::quote_max(text, 40)
-                    ),
+                    ShardError::BadMove {
+                        index: d + 1,
+                        mv: text.to_string(),
+                        source,
+                    },
                 )
             })?;
             if top.children == 0 {
@@ -962,16 +1464,15 @@ fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String>
             let Some(index) = index.filter(|_| written == text) else {
                 return Err(at(
                     id,
-                    format!(
-                        "move {} of a path, '{}', is not a legal move as the game writes it",
-                        d + 1,
-                        cutoff::game::quote_max(text, 40)
-                    ),
+                    ShardError::IllegalMove {
+                        index: d + 1,
+                        mv: text.to_string(),
+                    },
                 ));
             };
             top.children += 1;
             let pos = game.play(&top.pos, mv);
-            let index = u16::try_from(index).map_err(|_| at(id, "too many moves".into()))?;
+            let index = u16::try_from(index).map_err(|_| at(id, ShardError::TooManyMoves))?;
             stack.push(Frame {
                 node: tree.push(index),
                 pos,
@@ -988,13 +1489,7 @@ fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String>
         let key = G::Knowledge::table_key(game, &pos).0;
         match key_of[id] {
             None => key_of[id] = Some(key),
-            Some(k0) if k0 != key => {
-                return Err(at(
-                    id,
-                    "its paths reach different positions (neither the same nor mirror images)"
-                        .into(),
-                ))
-            }
+            Some(k0) if k0 != key => return Err(at(id, ShardError::DifferentPositions)),
             Some(_) => {}
         }
         if k == 0 {
@@ -1004,11 +1499,10 @@ fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String>
             if lines[id].position != expected {
                 return Err(at(
                     id,
-                    format!(
-                        "position '{}' where its first path reaches '{}'",
-                        cutoff::game::quote_max(&lines[id].position, 40),
-                        cutoff::game::quote_max(&expected, 40)
-                    ),
+                    ShardError::WrongPosition {
+                        written: lines[id].position.clone(),
+                        reached: expected,
+                    },
                 ));
             }
         }
@@ -1021,25 +1515,11 @@ fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String>
     let mut seen: HashMap<u64, usize> = HashMap::with_capacity(lines.len());
     for id in 0..lines.len() {
         if !full[id] {
-            return Err(at(
-                id,
-                format!(
-                    "no path of it is {} moves long or ends the game (split ends a path \
-                     earlier only at a position met before)",
-                    c.header.depth
-                ),
-            ));
+            return Err(at(id, ShardError::ShortPaths(c.header.depth)));
         }
         if let Some(key) = key_of[id] {
             if let Some(other) = seen.insert(key, id) {
-                return Err(at(
-                    id,
-                    format!(
-                        "the same position as line {} (or its mirror image): split writes \
-                         one line for both",
-                        c.rows[other]
-                    ),
-                ));
+                return Err(at(id, ShardError::SamePosition(c.rows[other])));
             }
         }
     }
@@ -1050,33 +1530,30 @@ fn check_paths<G: Describe>(game: &G, c: &Check<'_>) -> Result<PathTree, String>
 fn close<G: Describe>(
     tree: &mut PathTree,
     stack: &mut Vec<Frame<G>>,
-    at: impl Fn(String) -> String,
-) -> Result<(), String> {
+    at: impl Fn(ShardError) -> ShardError,
+) -> Result<(), ShardError> {
     let Some(f) = stack.pop() else { return Ok(()) };
     if f.children > 0 && f.children != f.moves.len() {
-        return Err(at(format!(
-            "the position after {} moves of its path has {} legal moves, the file follows {} \
-             of them (a split follows every one)",
-            stack.len(),
-            f.moves.len(),
-            f.children
-        )));
+        return Err(at(ShardError::Incomplete {
+            depth: stack.len(),
+            moves: f.moves.len(),
+            followed: f.children,
+        }));
     }
     tree.close(f.node as usize);
     Ok(())
 }
 
 /// What a line's result proves of its value, as `[lo, hi]`, within the game's `range`.
-pub fn proved(r: &Solved, range: [Value; 2]) -> Result<[Value; 2], String> {
+pub fn proved(r: &Solved, range: [Value; 2]) -> Result<[Value; 2], ShardError> {
     match r.bound.as_str() {
         "exact" => Ok([r.value, r.value]),
         "upper" => Ok([range[0], r.value]),
         "lower" => Ok([r.value, range[1]]),
-        other => Err(format!(
-            "id {}: unknown bound '{}'",
-            r.id,
-            cutoff::game::quote_max(other, 40)
-        )),
+        other => Err(ShardError::UnknownBound {
+            id: r.id,
+            bound: other.to_string(),
+        }),
     }
 }
 
@@ -1095,20 +1572,20 @@ pub struct Results {
 pub type Found = Option<(Vec<u8>, String)>;
 
 /// Every shard's result in `dir`, checked (see [`gather`]).
-pub fn load(split: &Split, dir: &std::path::Path) -> Result<Results, String> {
-    let shown = crate::cmd::shown_path(&dir.to_string_lossy());
+pub fn load(split: &Split, dir: &std::path::Path) -> Result<Results, ShardError> {
+    let shown = shown_path(&dir.to_string_lossy());
     gather(split, &shown, |i| result_bytes(dir, i))
 }
 
 /// Shard `index`'s result file in `dir`: only a regular file is read (a FIFO would block).
-fn result_bytes(dir: &std::path::Path, index: usize) -> Result<Found, String> {
+fn result_bytes(dir: &std::path::Path, index: usize) -> Result<Found, ShardError> {
     let path = result_path(dir, index);
     if !path.exists() {
         return Ok(None);
     }
-    let shown = crate::cmd::shown_path(&path.to_string_lossy());
-    let bytes =
-        crate::files::read_regular(&path, FILE_LIMIT).map_err(|e| format!("shard {index}: {e}"))?;
+    let shown = shown_path(&path.to_string_lossy());
+    let bytes = crate::files::read_regular(&path, FILE_LIMIT)
+        .map_err(|e| ShardError::from(e).in_shard(index))?;
     Ok(Some((bytes, shown)))
 }
 
@@ -1118,8 +1595,8 @@ fn result_bytes(dir: &std::path::Path, index: usize) -> Result<Found, String> {
 pub fn gather(
     split: &Split,
     dir: &str,
-    mut source: impl FnMut(usize) -> Result<Found, String>,
-) -> Result<Results, String> {
+    mut source: impl FnMut(usize) -> Result<Found, ShardError>,
+) -> Result<Results, ShardError> {
     let n = split.header.shards;
     let mut count = vec![0usize; n];
     for l in &split.lines {
@@ -1142,7 +1619,7 @@ pub fn gather(
                 out.nodes = out
                     .nodes
                     .checked_add(r.nodes)
-                    .ok_or_else(|| format!("shard {i}: the shards' node counts overflow"))?;
+                    .ok_or_else(|| ShardError::ShardNodesOverflow.in_shard(i))?;
                 for l in r.lines {
                     let id = l.id;
                     out.solved[id] = Some(l);
@@ -1151,13 +1628,11 @@ pub fn gather(
         }
     }
     if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().take(20).map(|i| i.to_string()).collect();
-        let more = if missing.len() > 20 { ", ..." } else { "" };
-        return Err(format!(
-            "{} of {n} shards have no result in '{dir}': {}{more}",
-            missing.len(),
-            list.join(", ")
-        ));
+        return Err(ShardError::Missing {
+            missing,
+            shards: n,
+            dir: dir.to_string(),
+        });
     }
     Ok(out)
 }
@@ -1169,7 +1644,7 @@ pub fn read_result(
     split: &Split,
     dir: &std::path::Path,
     index: usize,
-) -> Result<Option<ShardResult>, String> {
+) -> Result<Option<ShardResult>, ShardError> {
     let Some((bytes, shown)) = result_bytes(dir, index)? else {
         return Ok(None);
     };
@@ -1192,29 +1667,34 @@ pub fn check_result(
     lines: usize,
     bytes: &[u8],
     shown: &str,
-) -> Result<ShardResult, String> {
+) -> Result<ShardResult, ShardError> {
+    let file = shown.to_string();
     let r: ShardResult = serde_json::from_slice(bytes)
-        .map_err(|e| format!("shard {index}: '{shown}' is truncated or not a result ({e})"))?;
-    let bad = |e: String| format!("shard {index}: '{shown}': {e}");
+        .map_err(|source| ShardError::NotResult { file, source }.in_shard(index))?;
+    let file = shown.to_string();
+    let bad = |e: ShardError| e.in_result(shown).in_shard(index);
     if r.cutoff_shard != RESULT_VERSION {
-        return Err(format!(
-            "shard {index}: '{shown}' is a result of version {}, this cutoff reads version \
-             {RESULT_VERSION}",
-            r.cutoff_shard
-        ));
+        return Err(ShardError::ResultVersion {
+            file,
+            found: r.cutoff_shard,
+        }
+        .in_shard(index));
     }
     if r.digest != split.digest {
-        return Err(format!(
-            "shard {index}: '{shown}' answers another split (digest {}, this split's is {})",
-            short(&cutoff::game::quote_max(&r.digest, 64)),
-            short(&split.digest)
-        ));
+        return Err(ShardError::OtherSplit {
+            file,
+            found: r.digest,
+            ours: split.digest.clone(),
+        }
+        .in_shard(index));
     }
     if r.shard != index || r.shards != split.header.shards {
-        return Err(format!(
-            "shard {index}: '{shown}' says it is shard {} of {}",
-            r.shard, r.shards
-        ));
+        return Err(ShardError::OtherShard {
+            file,
+            shard: r.shard,
+            shards: r.shards,
+        }
+        .in_shard(index));
     }
     let in_order = r.lines.windows(2).all(|w| w[0].id < w[1].id);
     let ours = r.lines.iter().all(|l| {
@@ -1224,11 +1704,12 @@ pub fn check_result(
             .is_some_and(|line| line.shard == Some(index))
     });
     if r.lines.len() != lines || !in_order || !ours {
-        return Err(format!(
-            "shard {index}: '{shown}' holds {} lines where the shard has {lines}, or not the \
-             shard's, or not in order",
-            r.lines.len()
-        ));
+        return Err(ShardError::ResultLines {
+            file,
+            found: r.lines.len(),
+            expected: lines,
+        }
+        .in_shard(index));
     }
     if let Some(w) = r.window {
         check_window(w).map_err(bad)?;
@@ -1238,16 +1719,16 @@ pub fn check_result(
     let [lo, hi] = split.header.range;
     for l in &r.lines {
         let line = &split.lines[l.id];
-        let at = |e: String| bad(format!("id {}: {e}", l.id));
+        let at = |e: ShardError| bad(e.at_id(l.id));
         nodes = nodes
             .checked_add(l.nodes)
-            .ok_or_else(|| at("node counts overflow".into()))?;
+            .ok_or_else(|| at(ShardError::NodesOverflow))?;
         check_time(l.ms, MAX_SECONDS * 1e3, "ms").map_err(at)?;
         if l.value < lo || l.value > hi {
-            return Err(at(format!(
-                "value {} outside the game's range [{lo}, {hi}]",
-                l.value
-            )));
+            return Err(at(ShardError::ValueOutOfRange {
+                value: l.value,
+                range: [lo, hi],
+            }));
         }
         let window = r.window.or(line.window);
         let fits = match (l.bound.as_str(), window) {
@@ -1257,17 +1738,14 @@ pub fn check_result(
             _ => false,
         };
         if !fits {
-            let w = window.map_or("no window".to_string(), |[a, b]| {
-                format!("the window [{a}, {b}]")
-            });
-            return Err(at(format!(
-                "'{} {}' is not what a solve in {w} gives",
-                cutoff::game::quote_max(&l.bound, 20),
-                l.value
-            )));
+            return Err(at(ShardError::BoundMismatch {
+                bound: l.bound.clone(),
+                value: l.value,
+                window,
+            }));
         }
         if l.bound != "exact" && !l.pv.is_empty() {
-            return Err(at("a bound with a line of play".into()));
+            return Err(at(ShardError::BoundWithLine));
         }
         split
             .game
@@ -1278,10 +1756,10 @@ pub fn check_result(
             .map_err(at)?;
     }
     if nodes != r.nodes {
-        return Err(bad(format!(
-            "{} nodes where its lines' add up to {nodes}",
-            r.nodes
-        )));
+        return Err(bad(ShardError::NodeSum {
+            claimed: r.nodes,
+            sum: nodes,
+        }));
     }
     Ok(r)
 }
@@ -1294,16 +1772,13 @@ struct PvCheck<'a> {
 }
 
 impl GameVisitor for PvCheck<'_> {
-    type Output = Result<(), String>;
-    fn visit<G: Describe>(self, game: &G) -> Result<(), String> {
+    type Output = Result<(), ShardError>;
+    fn visit<G: Describe>(self, game: &G) -> Result<(), ShardError> {
         let mut pos = play_path(game, self.path)?;
         for (i, text) in self.pv.iter().enumerate() {
-            let bad = || {
-                format!(
-                    "move {} of its line, '{}', is not a legal move as the game writes it",
-                    i + 1,
-                    cutoff::game::quote_max(text, 40)
-                )
+            let bad = || ShardError::IllegalPvMove {
+                index: i + 1,
+                mv: text.to_string(),
             };
             if game.outcome(&pos).is_some() {
                 return Err(bad());
@@ -1319,23 +1794,23 @@ impl GameVisitor for PvCheck<'_> {
 }
 
 /// The position at the end of `path` from the game's start, every move checked.
-pub fn play_path<G: cutoff::Notation>(game: &G, path: Path<'_>) -> Result<G::Pos, String> {
+pub fn play_path<G: cutoff::Notation>(game: &G, path: Path<'_>) -> Result<G::Pos, ShardError> {
     let mut pos = game.initial();
     for (i, text) in path.iter().enumerate() {
-        let mv = game.parse_move(&pos, text).map_err(|e| {
-            format!(
-                "move {} of a path, '{}': {e}",
-                i + 1,
-                cutoff::game::quote_max(text, 40)
-            )
-        })?;
+        let mv = game
+            .parse_move(&pos, text)
+            .map_err(|source| ShardError::BadMove {
+                index: i + 1,
+                mv: text.to_string(),
+                source,
+            })?;
         pos = game.play(&pos, mv);
     }
     Ok(pos)
 }
 
 /// Each line's interval: what earlier passes knew, narrowed by this pass's result.
-pub fn intervals(split: &Split, solved: &[Option<Solved>]) -> Result<Vec<[Value; 2]>, String> {
+pub fn intervals(split: &Split, solved: &[Option<Solved>]) -> Result<Vec<[Value; 2]>, ShardError> {
     let range = split.header.range;
     split
         .lines
@@ -1348,16 +1823,12 @@ pub fn intervals(split: &Split, solved: &[Option<Solved>]) -> Result<Vec<[Value;
                 let [lo, hi] = proved(r, range)?;
                 iv = [iv[0].max(lo), iv[1].min(hi)];
                 if iv[0] > iv[1] {
-                    return Err(format!(
-                        "'{}' line {}: this pass's result {} {} contradicts the earlier passes' \
-                         [{}, {}]",
-                        split.name,
-                        split.row(line.id),
-                        r.bound,
-                        r.value,
-                        known[0],
-                        known[1]
-                    ));
+                    return Err(ShardError::Contradiction {
+                        bound: r.bound.clone(),
+                        value: r.value,
+                        known,
+                    }
+                    .in_split(&split.name, split.row(line.id)));
                 }
             }
             Ok(iv)
@@ -1528,31 +1999,31 @@ pub fn results_dir(split: &str, dir: Option<&String>) -> std::path::PathBuf {
 
 /// A split file's text: the header, then the lines, one JSON object a line. An error if it
 /// would be larger than any reader accepts ([`FILE_LIMIT`]).
-pub fn split_text(header: &Header, lines: &[Line]) -> Result<String, String> {
+pub fn split_text(header: &Header, lines: &[Line]) -> Result<String, ShardError> {
     let mut out = json_line(header)?;
     out.push('\n');
     for line in lines {
         out.push_str(&json_line(line)?);
         out.push('\n');
         if out.len() as u64 > FILE_LIMIT {
-            return Err(format!(
-                "the split file would pass the {} MiB limit: split at a smaller --depth",
-                FILE_LIMIT >> 20
-            ));
+            return Err(ShardError::SplitTooLarge);
         }
     }
     Ok(out)
 }
 
 /// Writes a split file (`cutoff split`, `cutoff plan`) atomically (see [`split_text`]).
-pub fn write_split(path: &str, header: &Header, lines: &[Line]) -> Result<(), String> {
+pub fn write_split(path: &str, header: &Header, lines: &[Line]) -> Result<(), ShardError> {
     let text = split_text(header, lines)?;
-    crate::files::write_atomic(std::path::Path::new(path), text.as_bytes())
+    Ok(crate::files::write_atomic(
+        std::path::Path::new(path),
+        text.as_bytes(),
+    )?)
 }
 
 /// `v` as one line of JSON.
-fn json_line<T: Serialize>(v: &T) -> Result<String, String> {
-    serde_json::to_string(v).map_err(|e| format!("cannot write JSON: {e}"))
+fn json_line<T: Serialize>(v: &T) -> Result<String, ShardError> {
+    serde_json::to_string(v).map_err(ShardError::WriteJson)
 }
 
 /// The first 12 hex digits of a digest, for messages.
@@ -1562,25 +2033,19 @@ pub fn short(d: &str) -> &str {
 
 /// The shard index a job runs: `--index`, else `SLURM_ARRAY_TASK_ID` (Slurm job arrays), else
 /// `JOB_COMPLETION_INDEX` (Kubernetes indexed Jobs).
-pub fn shard_index(arg: Option<usize>) -> Result<usize, String> {
+pub fn shard_index(arg: Option<usize>) -> Result<usize, ShardError> {
     if let Some(i) = arg {
         return Ok(i);
     }
     for var in ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"] {
         if let Ok(v) = std::env::var(var) {
-            return v.trim().parse().map_err(|_| {
-                format!(
-                    "{var} is '{}', not a shard index",
-                    cutoff::game::quote_max(&v, 40)
-                )
-            });
+            return v
+                .trim()
+                .parse()
+                .map_err(|_| ShardError::BadIndexVar { var, value: v });
         }
     }
-    Err(
-        "no shard index: give --index I, or run as a Slurm array task (SLURM_ARRAY_TASK_ID) \
-         or a Kubernetes indexed Job (JOB_COMPLETION_INDEX)"
-            .into(),
-    )
+    Err(ShardError::NoIndex)
 }
 
 /// Groups `costs` into `shards` shards of balanced total cost: the largest first, each to

@@ -84,6 +84,20 @@ pub struct SuiteOptions {
     pub keep_table: bool,
 }
 
+/// Why a test set's run failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    /// The table could not be allocated.
+    #[error(transparent)]
+    Table(#[from] cutoff::tt::TableError),
+    /// The threads could not be started.
+    #[error(transparent)]
+    Pool(#[from] crate::analysis::PoolError),
+    /// The serial search stopped with neither a time nor a node limit (a bug).
+    #[error("the serial search stopped without a limit")]
+    StoppedWithoutLimit,
+}
+
 /// Solves every line with the null-window solver, one position after the other, each with
 /// `threads` threads, in one table that is emptied before every position (in constant time,
 /// see [`TranspositionTable::reset`], and outside the timed search) unless
@@ -93,8 +107,8 @@ pub fn run_suite(
     lines: &[SuiteLine],
     opts: SuiteOptions,
     progress: &(dyn Fn() + Sync),
-) -> Result<(Vec<PositionResult>, SuiteSummary), String> {
-    let tt = TranspositionTable::try_new(opts.tt_mib).map_err(|e| e.to_string())?;
+) -> Result<(Vec<PositionResult>, SuiteSummary), SuiteError> {
+    let tt = TranspositionTable::try_new(opts.tt_mib)?;
     // A large table's pages are zeroed by the kernel when first touched (see the table):
     // touch them all now, before any clock starts, or the first positions' times pay for it
     // (End-Easy, one thread: 4.5 us a position against 1.8 us).
@@ -105,12 +119,7 @@ pub fn run_suite(
         .weak(opts.parallel.weak)
         .want_move(false);
     let pool = if opts.threads > 1 {
-        Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(opts.threads)
-                .build()
-                .map_err(|e| format!("cannot start {} threads: {e}", opts.threads))?,
-        )
+        Some(crate::analysis::pool(opts.threads)?)
     } else {
         None
     };
@@ -173,7 +182,7 @@ pub fn run_suite(
                 stats.add(&start_stats);
                 (r.value, stats)
             }
-            (None, None) => return Err("the serial search stopped without a limit".into()),
+            (None, None) => return Err(SuiteError::StoppedWithoutLimit),
         };
         let micros = t0.elapsed().as_secs_f64() * 1e6;
         let expected = if opts.parallel.weak {

@@ -243,7 +243,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => check_message(
             "cfr::resume",
-            &cutoff_cli::cmd::error_line(&format!("error: {e}")),
+            &cutoff_cli::message::error_line(&format!("error: {e}")),
             STRICT,
         ),
     }

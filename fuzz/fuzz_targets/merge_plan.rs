@@ -21,10 +21,10 @@ use cutoff_cli::shard::{self, Split, RESULT_VERSION};
 use cutoff_fuzz::{check_message, STRICT};
 use libfuzzer_sys::fuzz_target;
 
-fn check_error(what: &str, e: &str) {
+fn check_error(what: &str, e: &dyn std::fmt::Display) {
     check_message(
         what,
-        &cutoff_cli::cmd::error_line(&format!("error: {e}")),
+        &cutoff_cli::message::error_line(&format!("error: {e}")),
         STRICT,
     );
 }
@@ -113,7 +113,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => {
             // An open split always has a line left to solve (see `PathTree::plan`).
-            assert!(!e.contains("no line to solve"), "{e}");
+            assert!(!e.to_string().contains("no line to solve"), "{e}");
             check_error("plan::next_pass", &e)
         }
     }

@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => check_message(
             "shard::Split::parse",
-            &cutoff_cli::cmd::error_line(&format!("error: {e}")),
+            &cutoff_cli::message::error_line(&format!("error: {e}")),
             STRICT,
         ),
     }

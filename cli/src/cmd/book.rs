@@ -1,8 +1,8 @@
 //! `cutoff book GAME [POSITION] --plies N --out FILE`: writes an opening book, the exact value
 //! of every position up to N plies below the position (see `crate::book`).
 
-use super::CliResult;
-use crate::cmd::analyse::Engine;
+use super::{CliError, CliResult};
+use crate::analysis::Engine;
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
 
 /// Arguments of `cutoff book`.
@@ -34,10 +34,10 @@ const MAX_PLIES: usize = 8;
 /// Runs `cutoff book`.
 pub fn run(args: &Args) -> CliResult {
     if args.plies > MAX_PLIES {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "--plies must be at most {MAX_PLIES}, got {}",
             args.plies
-        ));
+        )));
     }
     super::table_mib(args.tt_mb)?;
     let threads = super::threads(args.threads)?;
@@ -105,7 +105,7 @@ impl GameVisitor for Build<'_> {
         let positions = text.lines().filter(|l| !l.starts_with('#')).count() - 1;
         println!(
             "cutoff book: {positions} positions written to '{}' in {:.1} s",
-            super::shown_path(&args.out),
+            crate::message::shown_path(&args.out),
             start.elapsed().as_secs_f64()
         );
         Ok(())

@@ -3,7 +3,7 @@
 //! value, the exploitability and the average strategy. Runs can be saved and resumed, and
 //! several algorithms compared on one log-log figure.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use cutoff::cfr::mccfr::{self, Mccfr, MccfrState, MAX_BATCH};
 use cutoff::cfr::state::{CfrState, MAX_ITERATIONS};
 use cutoff::cfr::{
@@ -16,6 +16,46 @@ use serde::Serialize;
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
+
+/// Why a CFR run could not start, resume, save or draw (the checks of its arguments are
+/// [`CliError::Invalid`]).
+#[derive(Debug, thiserror::Error)]
+pub enum CfrError {
+    /// An algorithm `cfr` does not know.
+    #[error("unknown algorithm '{}' (expected one of {ALGOS})", cutoff::game::quote(.0))]
+    UnknownAlgorithm(String),
+    /// A game `cfr` does not know.
+    #[error("unknown game '{}' (expected one of {GAMES})", cutoff::game::quote(.0))]
+    UnknownGame(String),
+    /// The game's tree could not be built.
+    #[error(transparent)]
+    Tree(#[from] cutoff::cfr::TreeError),
+    /// A full-width solver's state the solver refused.
+    #[error(transparent)]
+    State(#[from] cutoff::cfr::state::StateError),
+    /// An MCCFR state the solver refused.
+    #[error(transparent)]
+    MccfrState(#[from] cutoff::cfr::mccfr::MccfrStateError),
+    /// An MCCFR state that could not be written as JSON.
+    #[error(transparent)]
+    Save(serde_json::Error),
+    /// A saved state that cannot be resumed.
+    #[error("cannot resume from '{}': {source}", crate::message::shown_path(.path))]
+    Resume {
+        /// The file, as given.
+        path: String,
+        /// What is wrong with the state.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The figure could not be drawn.
+    #[error("cannot draw '{}': {reason}", crate::message::shown_path(.path))]
+    Draw {
+        /// The file, as given.
+        path: String,
+        /// plotters' reason.
+        reason: String,
+    },
+}
 
 /// The games `cfr` knows.
 const GAMES: &str = "kuhn, leduc";
@@ -130,19 +170,14 @@ enum Algo {
 }
 
 impl Algo {
-    fn parse(s: &str) -> Result<Algo, String> {
+    fn parse(s: &str) -> Result<Algo, CliError> {
         let s = s.trim();
         if s == "mccfr-es" {
             return Ok(Algo::ExternalSampling);
         }
         cutoff::cfr::state::variant_named(s)
             .map(Algo::Full)
-            .ok_or_else(|| {
-                format!(
-                    "unknown algorithm '{}' (expected one of {ALGOS})",
-                    cutoff::game::quote(s)
-                )
-            })
+            .ok_or_else(|| CfrError::UnknownAlgorithm(s.to_string()).into())
     }
 }
 
@@ -156,7 +191,7 @@ trait Iterative {
     /// The average strategy on `tree`'s slots.
     fn average(&self, tree: &ExtensiveTree) -> Vec<f64>;
     /// The state as the text of a save file.
-    fn save(&self) -> Result<String, String>;
+    fn save(&self) -> Result<String, CliError>;
     /// Iterations that `run` should be called in multiples of, for results that do not
     /// depend on how a run is cut up.
     fn granule(&self) -> u64;
@@ -172,7 +207,7 @@ impl Iterative for Cfr<'_> {
     fn average(&self, _tree: &ExtensiveTree) -> Vec<f64> {
         self.average_strategy()
     }
-    fn save(&self) -> Result<String, String> {
+    fn save(&self) -> Result<String, CliError> {
         Ok(self.state().to_text())
     }
     fn granule(&self) -> u64 {
@@ -193,8 +228,8 @@ impl<G: Extensive + Sync + Send> Iterative for Mccfr<G> {
     fn average(&self, tree: &ExtensiveTree) -> Vec<f64> {
         self.average_strategy_for(tree)
     }
-    fn save(&self) -> Result<String, String> {
-        let json = serde_json::to_string(&self.state()).map_err(|e| e.to_string())?;
+    fn save(&self) -> Result<String, CliError> {
+        let json = serde_json::to_string(&self.state()).map_err(CfrError::Save)?;
         Ok(format!("{MCCFR_MAGIC}\n{json}\n"))
     }
     fn granule(&self) -> u64 {
@@ -219,45 +254,51 @@ pub fn run(args: &Args) -> CliResult {
         .map(|s| Algo::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
     let budget = match (args.iterations, args.seconds) {
-        (Some(_), Some(_)) => return Err("give --iterations N or --seconds S, not both".into()),
-        (Some(0), _) => return Err("--iterations must be at least 1".into()),
-        (Some(n), _) if n > MAX_ITERATIONS => {
-            return Err(format!(
-                "--iterations {n} is more than the {MAX_ITERATIONS} a solver runs"
+        (Some(_), Some(_)) => {
+            return Err(CliError::invalid(
+                "give --iterations N or --seconds S, not both",
             ))
+        }
+        (Some(0), _) => return Err(CliError::invalid("--iterations must be at least 1")),
+        (Some(n), _) if n > MAX_ITERATIONS => {
+            return Err(CliError::invalid(format!(
+                "--iterations {n} is more than the {MAX_ITERATIONS} a solver runs"
+            )))
         }
         (Some(n), _) => Budget::Iterations(n),
         // At most a day: a bound that no mistyped figure can turn into a run without end.
         (None, Some(s)) if s > 0.0 && s <= 86_400.0 => Budget::Seconds(s),
         (None, Some(s)) => {
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "--seconds must be more than 0 and at most 86400, not {s}"
-            ))
+            )))
         }
-        (None, None) => return Err("give --iterations N or --seconds S".into()),
+        (None, None) => return Err(CliError::invalid("give --iterations N or --seconds S")),
     };
     if args.every == Some(0) {
-        return Err("--every must be at least 1".into());
+        return Err(CliError::invalid("--every must be at least 1"));
     }
 
     if algos.len() > 1 && (args.save.is_some() || args.resume.is_some()) {
-        return Err("--save and --resume take a single --algo".into());
+        return Err(CliError::invalid(
+            "--save and --resume take a single --algo",
+        ));
     }
     for a in &algos {
         if let (Algo::Full(v), Some(t)) = (a, args.threads) {
             if t != 1 {
-                return Err(format!(
+                return Err(CliError::invalid(format!(
                     "--threads {t}: {} is single-threaded (--threads applies to mccfr-es only)",
                     v.name()
-                ));
+                )));
             }
         }
         if let Algo::Full(v) = a {
             if args.seed.is_some() || args.batch.is_some() || args.variance.is_some() {
-                return Err(format!(
+                return Err(CliError::invalid(format!(
                     "--seed, --batch and --variance apply to mccfr-es only, not to {}",
                     v.name()
-                ));
+                )));
             }
         }
     }
@@ -282,10 +323,10 @@ pub fn run(args: &Args) -> CliResult {
         if args.save.is_some()
             && matches!(budget, Budget::Iterations(n) if !n.is_multiple_of(solver.granule()))
         {
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "--save with mccfr-es needs --iterations a multiple of its batch of {} (so that the resumed run equals the straight one)",
                 solver.granule()
-            ));
+            )));
         }
         let run = solve(&tree, solver.as_mut(), name, args, budget, algos.len() > 1)?;
         if let Some(path) = &args.save {
@@ -302,7 +343,7 @@ pub fn run(args: &Args) -> CliResult {
         } else {
             serde_json::to_string_pretty(&runs)
         }
-        .map_err(|e| e.to_string())?;
+        .map_err(CliError::Json)?;
         println!("{text}");
     } else {
         for (i, r) in runs.iter().enumerate() {
@@ -325,7 +366,7 @@ pub fn resume(
     algo: &str,
     text: &str,
     more: u64,
-) -> Result<(Run, String), String> {
+) -> Result<(Run, String), CliError> {
     let algo = Algo::parse(algo)?;
     let saved = load_text(text, "fuzz.state", tree, &algo)?;
     let done = saved_iterations(Some(&saved));
@@ -355,18 +396,13 @@ pub fn resume(
 }
 
 /// The tree of the game named `game`.
-fn tree_of(game: &str) -> Result<ExtensiveTree, String> {
+fn tree_of(game: &str) -> Result<ExtensiveTree, CliError> {
     match game {
         "kuhn" => ExtensiveTree::build(&Kuhn),
         "leduc" => ExtensiveTree::build(&Leduc),
-        other => {
-            return Err(format!(
-                "unknown game '{}' (expected one of {GAMES})",
-                cutoff::game::quote(other)
-            ))
-        }
+        other => return Err(CfrError::UnknownGame(other.to_string()).into()),
     }
-    .map_err(|e| e.to_string())
+    .map_err(|e| CfrError::from(e).into())
 }
 
 /// The iterations of a saved state (0 for none).
@@ -380,20 +416,20 @@ fn saved_iterations(saved: Option<&Saved>) -> u64 {
 
 /// Checks `budget` against the `done` iterations of the resumed state: not fewer, and not
 /// more report points than [`MAX_POINTS`].
-fn check_budget(args: &Args, budget: Budget, done: u64) -> Result<(), String> {
+fn check_budget(args: &Args, budget: Budget, done: u64) -> Result<(), CliError> {
     if let (Some(k), Budget::Iterations(n)) = (args.every, budget) {
         let points = (n / k).saturating_sub(done / k);
         if points > MAX_POINTS {
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "--every {k} would report {points} times; at most {MAX_POINTS} (the curve is kept in memory)"
-            ));
+            )));
         }
     }
     if let Budget::Iterations(n) = budget {
         if done > n {
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "--iterations {n} is fewer than the {done} iterations of the saved state"
-            ));
+            )));
         }
     }
     Ok(())
@@ -406,10 +442,10 @@ fn start<'t>(
     saved: Option<Saved>,
     threads: usize,
     sampling: Sampling,
-) -> Result<(Box<dyn Iterative + 't>, &'static str), String> {
+) -> Result<(Box<dyn Iterative + 't>, &'static str), CliError> {
     Ok(match (algo, saved) {
         (Algo::Full(_), Some(Saved::Full(state))) => (
-            Box::new(Cfr::from_state(tree, &state).map_err(|e| e.to_string())?),
+            Box::new(Cfr::from_state(tree, &state).map_err(CfrError::from)?),
             algo_name(algo),
         ),
         (Algo::Full(v), _) => (Box::new(Cfr::new(tree, v.params())), v.name()),
@@ -449,36 +485,35 @@ fn sampled(
     state: Option<MccfrState>,
     threads: usize,
     sampling: Sampling,
-) -> Result<Box<dyn Iterative>, String> {
+) -> Result<Box<dyn Iterative>, CliError> {
     fn make<G: Extensive + Sync + Send + 'static>(
         g: G,
         state: Option<MccfrState>,
         threads: usize,
         sampling: Sampling,
-    ) -> Result<Box<dyn Iterative>, String> {
+    ) -> Result<Box<dyn Iterative>, CliError> {
         Ok(match state {
             Some(s) => {
-                let m = Mccfr::from_state(g, s, threads).map_err(|e| e.to_string())?;
+                let m = Mccfr::from_state(g, s, threads).map_err(CfrError::from)?;
                 if sampling.seed.is_some_and(|s| s != m.seed()) {
-                    return Err(format!(
+                    return Err(CliError::invalid(format!(
                         "--seed: the saved state goes on with its seed {}",
                         m.seed()
-                    ));
+                    )));
                 }
                 if sampling.batch.is_some_and(|b| b != m.batch()) {
-                    return Err(format!(
+                    return Err(CliError::invalid(format!(
                         "--batch: the saved state runs batches of {}, and must go on with them",
                         m.batch()
-                    ));
+                    )));
                 }
                 if sampling
                     .reduction
                     .is_some_and(|r| r != (m.stratified(), m.baseline().is_some()))
                 {
-                    return Err(
-                        "--variance: the saved state was made with another variance reduction"
-                            .into(),
-                    );
+                    return Err(CliError::invalid(
+                        "--variance: the saved state was made with another variance reduction",
+                    ));
                 }
                 Box::new(m)
             }
@@ -515,11 +550,13 @@ struct Sampling {
 }
 
 impl Sampling {
-    fn parse(args: &Args) -> Result<Sampling, String> {
+    fn parse(args: &Args) -> Result<Sampling, CliError> {
         // Bounded: a batch's changes are held in memory until it ends.
         let batch = match args.batch {
             Some(b) if !(1..=MAX_BATCH).contains(&b) => {
-                return Err(format!("--batch must be between 1 and {MAX_BATCH}"))
+                return Err(CliError::invalid(format!(
+                    "--batch must be between 1 and {MAX_BATCH}"
+                )))
             }
             b => b,
         };
@@ -530,10 +567,10 @@ impl Sampling {
             Some("baseline") => Some((false, true)),
             Some("none") => Some((false, false)),
             Some(other) => {
-                return Err(format!(
+                return Err(CliError::invalid(format!(
                     "unknown --variance '{}' (expected both, stratify, baseline or none)",
                     cutoff::game::quote(other)
-                ))
+                )))
             }
         };
         Ok(Sampling {
@@ -545,51 +582,65 @@ impl Sampling {
 }
 
 /// Reads the state saved in `path` for `algo` on `tree` (at most
-/// [`INPUT_LIMIT`](super::INPUT_LIMIT) bytes: any file the user names, a FIFO included).
-fn load(path: &str, tree: &ExtensiveTree, algo: &Algo) -> Result<Saved, String> {
-    let text = super::read_file(path)?;
+/// [`INPUT_LIMIT`](crate::files::INPUT_LIMIT) bytes: any file the user names, a FIFO included).
+fn load(path: &str, tree: &ExtensiveTree, algo: &Algo) -> Result<Saved, CliError> {
+    let text = crate::files::read_file(path)?;
     load_text(&text, path, tree, algo)
 }
 
 /// Reads and checks `text`, the state saved in `path`, for `algo` on `tree`: a state that
 /// passes runs on without overflow (see [`cutoff::cfr::state`]).
-fn load_text(text: &str, path: &str, tree: &ExtensiveTree, algo: &Algo) -> Result<Saved, String> {
-    let shown = super::shown_path(path);
+fn load_text(text: &str, path: &str, tree: &ExtensiveTree, algo: &Algo) -> Result<Saved, CliError> {
     let text = crate::files::strip_bom(text);
-    let fail = |e: &dyn std::fmt::Display| format!("cannot resume from '{shown}': {e}");
+    let fail = |source: Box<dyn std::error::Error + Send + Sync>| CfrError::Resume {
+        path: path.to_string(),
+        source,
+    };
     let asked = algo_name(*algo);
     let (saved, algo) = if let Some(json) = text.strip_prefix(MCCFR_MAGIC) {
         let state: MccfrState = serde_json::from_str(json)
-            .map_err(|e| fail(&format!("not a saved MCCFR state ({e})")))?;
+            .map_err(|e| fail(format!("not a saved MCCFR state ({e})").into()))?;
         if state.game != tree.name() {
-            return Err(fail(&format!(
-                "the saved state is of game {}, not {}",
-                cutoff::game::quote(&state.game),
-                tree.name()
-            )));
+            return Err(fail(
+                format!(
+                    "the saved state is of game {}, not {}",
+                    cutoff::game::quote(&state.game),
+                    tree.name()
+                )
+                .into(),
+            )
+            .into());
         }
-        state.check(tree).map_err(|e| fail(&e))?;
+        state.check(tree).map_err(|e| fail(e.into()))?;
         (Saved::Sampled(state), "mccfr-es".to_string())
     } else {
-        let state = CfrState::from_text(text).map_err(|e| fail(&e))?;
-        state.check(tree).map_err(|e| fail(&e))?;
+        let state = CfrState::from_text(text).map_err(|e| fail(e.into()))?;
+        state.check(tree).map_err(|e| fail(e.into()))?;
         // The label must name the parameters the solver will run with.
         let algo = match cutoff::cfr::state::variant_for(state.params) {
             Some(v) if v.name() == state.algo => state.algo.clone(),
             _ => {
-                return Err(fail(&format!(
-                    "the saved state's parameters are not those of algorithm {}",
-                    cutoff::game::quote(&state.algo)
-                )))
+                return Err(fail(
+                    format!(
+                        "the saved state's parameters are not those of algorithm {}",
+                        cutoff::game::quote(&state.algo)
+                    )
+                    .into(),
+                )
+                .into())
             }
         };
         (Saved::Full(state), algo)
     };
     if algo != asked {
-        return Err(fail(&format!(
-            "the saved state is of algorithm {}, not {asked}",
-            cutoff::game::quote(&algo)
-        )));
+        return Err(fail(
+            format!(
+                "the saved state is of algorithm {}, not {asked}",
+                cutoff::game::quote(&algo)
+            )
+            .into(),
+        )
+        .into());
     }
     Ok(saved)
 }
@@ -668,7 +719,7 @@ fn solve(
     args: &Args,
     budget: Budget,
     several: bool,
-) -> Result<Run, String> {
+) -> Result<Run, CliError> {
     let start_iter = solver.iterations();
     let granule = solver.granule();
     let points: Box<dyn Iterator<Item = u64>> = match budget {
@@ -840,7 +891,12 @@ fn text(tree: &ExtensiveTree, r: &Run) -> String {
 }
 
 /// Draws exploitability against iterations, log-log, one line per run, into `path`.
-fn write_svg(tree: &ExtensiveTree, runs: &[Run], path: &str, by_time: bool) -> Result<(), String> {
+fn write_svg(
+    tree: &ExtensiveTree,
+    runs: &[Run],
+    path: &str,
+    by_time: bool,
+) -> Result<(), CliError> {
     use plotters::prelude::*;
     const COLOURS: [RGBColor; 6] = [
         RGBColor(214, 39, 40),
@@ -850,7 +906,10 @@ fn write_svg(tree: &ExtensiveTree, runs: &[Run], path: &str, by_time: bool) -> R
         RGBColor(148, 103, 189),
         RGBColor(90, 90, 90),
     ];
-    let err = |e: &dyn std::fmt::Display| format!("cannot draw '{}': {e}", super::shown_path(path));
+    let err = |e: &dyn std::fmt::Display| CfrError::Draw {
+        path: path.to_string(),
+        reason: e.to_string(),
+    };
     // (x, exploitability) of one run: x the iterations, or the seconds with `by_time`.
     let series = |r: &Run| -> Vec<(f64, f64)> {
         r.curve

@@ -3,7 +3,8 @@
 //! - `ural1195`: prints the one answer line (`Crosses win`, `Ouths win` or `Draw`).
 //! - `control`: prints one line per board, `1` if the first player wins, else `0`.
 
-use super::{read_file, read_stdin, CliResult};
+use super::{CliError, CliResult};
+use crate::files::{read_file, read_stdin};
 use std::io::Write;
 
 /// The problems the command answers.
@@ -22,21 +23,21 @@ pub struct Args {
 /// Runs `cutoff judge`.
 pub fn run(args: &Args) -> CliResult {
     if !PROBLEMS.contains(&args.problem.as_str()) {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "unknown problem '{}' (expected one of: {})",
             cutoff::game::quote(&args.problem),
             PROBLEMS.join(", ")
-        ));
+        )));
     }
     let input = match &args.file {
         Some(path) => read_file(path)?,
         None => read_stdin()?,
     };
     let out = if args.problem == "ural1195" {
-        let answer = crate::judge::ural1195(&input).map_err(|e| e.to_string())?;
+        let answer = crate::judge::ural1195(&input)?;
         format!("{answer}\n")
     } else {
-        let wins = crate::judge::control(&input).map_err(|e| e.to_string())?;
+        let wins = crate::judge::control(&input)?;
         let mut out = String::with_capacity(2 * wins.len());
         for w in wins {
             out.push_str(if w { "1\n" } else { "0\n" });
@@ -47,5 +48,5 @@ pub fn run(args: &Args) -> CliResult {
     stdout
         .write_all(out.as_bytes())
         .and_then(|()| stdout.flush())
-        .map_err(|e| format!("cannot write the answer: {e}"))
+        .map_err(CliError::Answer)
 }

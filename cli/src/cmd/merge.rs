@@ -2,7 +2,7 @@
 //! this split and exact, then backs the frontier's values up to the split position and
 //! reports it as `cutoff solve` does, with the total work of all the shards.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::output::Report;
 use crate::position::{Describe, GameVisitor};
 use crate::shard::{self, Path, Results, Solved, Split};
@@ -43,7 +43,7 @@ pub enum Merge {
 
 /// Backs the lines' results up to the split position (`cutoff merge` without its output):
 /// its value and line of play if they are settled, with the total work of every pass.
-pub fn merged(split: &Split, results: &Results) -> Result<Merge, String> {
+pub fn merged(split: &Split, results: &Results) -> Result<Merge, CliError> {
     let lines = shard::intervals(split, &results.solved)?;
     let iv = split.tree.back_up(&lines);
     let [lo, hi] = iv[0];
@@ -71,12 +71,12 @@ pub fn run(args: &Args) -> CliResult {
     let report = match merged(&split, &results)? {
         Merge::Settled(report) => *report,
         Merge::Open([lo, hi]) => {
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "the split position is not settled by this pass: its value lies in [{lo}, {hi}]; \
                  `cutoff plan {} {} --out NEXT` writes the pass that settles it",
-                crate::cmd::shown_path(&args.file),
-                crate::cmd::shown_path(&dir.to_string_lossy())
-            ))
+                crate::message::shown_path(&args.file),
+                crate::message::shown_path(&dir.to_string_lossy())
+            )))
         }
     };
     if args.json {
@@ -85,7 +85,7 @@ pub fn run(args: &Args) -> CliResult {
             shards: split.header.shards,
             frontier: split.lines.len(),
         };
-        let text = serde_json::to_string(&m).map_err(|e| format!("cannot write JSON: {e}"))?;
+        let text = serde_json::to_string(&m).map_err(CliError::Json)?;
         println!("{text}");
     } else {
         println!(
@@ -106,8 +106,8 @@ struct Back<'a> {
 }
 
 impl GameVisitor for Back<'_> {
-    type Output = Result<Report, String>;
-    fn visit<G: Describe>(self, game: &G) -> Result<Report, String> {
+    type Output = Result<Report, CliError>;
+    fn visit<G: Describe>(self, game: &G) -> Result<Report, CliError> {
         report(game, &self)
     }
 }
@@ -116,7 +116,7 @@ impl GameVisitor for Back<'_> {
 /// through children that prove it (each one's negated lower bound reaches its parent's
 /// value, so each is settled too), then the frontier line's own line where it was solved
 /// exactly, and the nodes of every pass (sums checked: the counts come from files).
-fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, String> {
+fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, CliError> {
     let (tree, iv) = (&b.split.tree, b.iv);
     let root_value = iv[0][0];
     let root = game.initial();
@@ -148,7 +148,7 @@ fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, String> {
             )?);
         }
     }
-    let overflow = || "the results' node counts overflow".to_string();
+    let overflow = || CliError::invalid("the results' node counts overflow");
     let mut s = cutoff::Stats {
         nodes: b.split.header.prior_nodes,
         ..cutoff::Stats::default()
@@ -186,7 +186,7 @@ fn frontier_line<G: Notation>(
     pos: &G::Pos,
     rep: Path<'_>,
     pv: Path<'_>,
-) -> Result<Vec<G::Move>, String> {
+) -> Result<Vec<G::Move>, CliError> {
     let mut there = shard::play_path(game, rep)?;
     let mut here = *pos;
     let same = game.key(&there) == game.key(&here);

@@ -1,4 +1,6 @@
-//! The subcommands of the `cutoff` binary, one file each, and their shared output.
+//! The subcommands of the `cutoff` binary, one file each: their arguments and their printing,
+//! over the application code beneath (the modules outside `cmd/`), and the argument checks
+//! they share.
 
 pub mod analyse;
 pub mod book;
@@ -15,78 +17,126 @@ pub mod split;
 pub mod suite;
 pub mod tree;
 
-/// A subcommand's outcome: `Err` carries a one-line message naming what is wrong.
-pub type CliResult = Result<(), String>;
+use crate::analysis::{cores, PoolError};
+use crate::book::BookError;
+use crate::files::FileError;
+use crate::position::AnyAlgo;
+use crate::position::PositionError;
+use crate::shard::ShardError;
+use crate::suite::SuiteError;
+use crate::trees::TreeError;
 
-/// The most bytes an input file (a tree, a test set, a control-game matrix, a judge input)
-/// or standard input may hold: 16 MiB, far above any real input (the largest test set is
-/// under 40 KiB), so that `cutoff tree /dev/zero` is an error, not a process that grows
-/// until the machine runs out of memory.
-pub const INPUT_LIMIT: u64 = 16 << 20;
-
-/// At most this many bytes of a file name appear in an error message.
-const PATH_BYTES: usize = 80;
-
-/// `path` fit to quote in an error message (see [`cutoff::game::quote`]).
-pub fn shown_path(path: &str) -> String {
-    cutoff::game::quote_max(path, PATH_BYTES)
+/// Why a subcommand failed: the errors of the code beneath it, and the command's own (its
+/// arguments, its output). `main` prints the message as one line, `error: ...`.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// A file or standard input could not be read, or a file written.
+    #[error(transparent)]
+    File(#[from] FileError),
+    /// The game or its position could not be set up.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// An opening book could not be read, checked or built.
+    #[error(transparent)]
+    Book(#[from] BookError),
+    /// A split file, a shard's result or a pass could not be read, checked or written.
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    /// A tree cannot be searched as asked.
+    #[error(transparent)]
+    Tree(#[from] TreeError),
+    /// A test set's run failed.
+    #[error(transparent)]
+    Suite(#[from] SuiteError),
+    /// The threads would not start.
+    #[error(transparent)]
+    Pool(#[from] PoolError),
+    /// The engine refused a game, a position or an input.
+    #[error(transparent)]
+    Game(#[from] cutoff::GameError),
+    /// The engine's solver refused its settings or could not get its resources.
+    #[error(transparent)]
+    Solve(#[from] cutoff::solver::SolveError),
+    /// A transposition table could not be allocated.
+    #[error(transparent)]
+    Table(#[from] cutoff::tt::TableError),
+    /// A search of the chance and n-player model failed.
+    #[error(transparent)]
+    Multi(#[from] cutoff::multi::MultiError),
+    /// A CFR run could not start, resume, save or draw.
+    #[error(transparent)]
+    Cfr(#[from] cfr::CfrError),
+    /// The server could not start.
+    #[cfg(feature = "serve")]
+    #[error(transparent)]
+    Serve(#[from] crate::serve::ServeError),
+    /// What is wrong with the file `path` (a tree, a test set).
+    #[error("{}: {source}", crate::message::shown_path(.path))]
+    InFile {
+        /// The file, as given.
+        path: String,
+        /// What is wrong with it.
+        source: Box<CliError>,
+    },
+    /// `--threads 0`.
+    #[error("--threads must be at least 1")]
+    NoThreads,
+    /// More threads than [`max_threads`].
+    #[error(
+        "--threads {asked} is too many: at most {max} on this machine ({cores} cores; 4 threads \
+         per core, at least 16)"
+    )]
+    TooManyThreads {
+        /// The threads asked for.
+        asked: usize,
+        /// The most accepted.
+        max: usize,
+        /// The machine's cores.
+        cores: usize,
+    },
+    /// A `--tt-mb` outside the accepted range.
+    #[error("--tt-mb must be between 1 and 1048576, got {0}")]
+    TableSize(usize),
+    /// Stopped by Ctrl-C (or SIGTERM) before the work was done.
+    #[error("interrupted after {nodes} nodes{}", .before.as_ref().map_or(String::new(), |b| format!(", before {b}")))]
+    Interrupted {
+        /// Nodes searched by then.
+        nodes: u64,
+        /// What was not done yet, if the message says.
+        before: Option<String>,
+    },
+    /// Stopped by Ctrl-C (or SIGTERM) during a step that counts no nodes.
+    #[error("interrupted while {0}")]
+    InterruptedWhile(String),
+    /// A report could not be written as JSON.
+    #[error("cannot write JSON: {0}")]
+    Json(#[source] serde_json::Error),
+    /// Standard output could not be written.
+    #[error("cannot write the output: {0}")]
+    Output(#[source] std::io::Error),
+    /// The judge's answer could not be written.
+    #[error("cannot write the answer: {0}")]
+    Answer(#[source] std::io::Error),
+    /// An argument, or a combination of them, that the command refuses; the message, made
+    /// where the check is, says which and why.
+    #[error("{0}")]
+    Invalid(String),
 }
 
-/// Reads at most [`INPUT_LIMIT`] bytes of UTF-8 text from `input`; errors name `what`.
-pub fn read_limited(input: impl std::io::Read, what: &str) -> Result<String, String> {
-    use std::io::Read;
-    let mut bytes = Vec::new();
-    input
-        .take(INPUT_LIMIT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {what}: {e}"))?;
-    if bytes.len() as u64 > INPUT_LIMIT {
-        return Err(format!(
-            "cannot read {what}: larger than the {} MiB input limit",
-            INPUT_LIMIT >> 20
-        ));
+impl CliError {
+    /// The command's own refusal, `msg`.
+    pub fn invalid(msg: impl Into<String>) -> CliError {
+        CliError::Invalid(msg.into())
     }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "cannot read {what}: not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
-    })
 }
 
-/// Reads a whole file of at most [`INPUT_LIMIT`] bytes of UTF-8 text, with an error naming
-/// it.
-pub fn read_file(path: &str) -> Result<String, String> {
-    let what = format!("'{}'", shown_path(path));
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {what}: {e}"))?;
-    read_limited(file, &what)
-}
-
-/// Reads the whole standard input, at most [`INPUT_LIMIT`] bytes of UTF-8 text.
-pub fn read_stdin() -> Result<String, String> {
-    read_limited(std::io::stdin().lock(), "standard input")
-}
-
-/// The control game's position argument as matrix text: the argument itself if it is not
-/// the name of an existing file and holds only `0`, `1`, whitespace and `/` (rows joined by
-/// '/'), otherwise the contents of the file it names. So `nosuchfile.txt` is reported as a
-/// file that cannot be read, not as a matrix with a bad entry, and a file named `0110` is
-/// still read as a file.
-pub fn control_text(spec: &str) -> Result<String, String> {
-    let matrix = spec
-        .chars()
-        .all(|c| matches!(c, '0' | '1' | '/') || c.is_whitespace());
-    if matrix && !std::path::Path::new(spec).exists() {
-        Ok(spec.to_string())
-    } else {
-        read_file(spec)
-    }
-}
+/// A subcommand's outcome: `Err` says what is wrong, in one line.
+pub type CliResult = Result<(), CliError>;
 
 /// The transposition table of `mib` MiB, or a one-line error naming the size and the memory
 /// available (see [`cutoff::tt::TranspositionTable::try_new`]): never an abort.
-pub fn table(mib: usize) -> Result<cutoff::tt::TranspositionTable, String> {
-    cutoff::tt::TranspositionTable::try_new(mib).map_err(|e| e.to_string())
+pub fn table(mib: usize) -> Result<cutoff::tt::TranspositionTable, CliError> {
+    Ok(cutoff::tt::TranspositionTable::try_new(mib)?)
 }
 
 /// The most threads `--threads` accepts: 4 per core, and at least 16 on any machine (for
@@ -96,71 +146,30 @@ pub fn max_threads() -> usize {
     (4 * cores()).max(16)
 }
 
-/// The cores this process may use (1 if the system does not say).
-fn cores() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-}
-
 /// The thread count asked for, or every core; an error below 1 or above [`max_threads`].
-pub fn threads(asked: Option<usize>) -> Result<usize, String> {
+pub fn threads(asked: Option<usize>) -> Result<usize, CliError> {
     let n = asked.unwrap_or_else(cores);
     let max = max_threads();
     if n == 0 {
-        return Err("--threads must be at least 1".into());
+        return Err(CliError::NoThreads);
     }
     if n > max {
-        return Err(format!(
-            "--threads {n} is too many: at most {max} on this machine ({} cores; 4 threads per core, at least 16)",
-            cores()
-        ));
+        return Err(CliError::TooManyThreads {
+            asked: n,
+            max,
+            cores: cores(),
+        });
     }
     Ok(n)
 }
 
-/// The last-resort guard on every error line the program prints: control characters
-/// escaped (so no message can move the cursor or recolour a terminal), and a line over
-/// [`MAX_ERROR_BYTES`] bytes shortened, first by cutting its words of more than 60 bytes
-/// (one long token, such as a value clap quotes whole, then leaves room for the rest of the
-/// message), then by cutting the line itself, `...` included. The messages quote their
-/// tokens with [`cutoff::game::quote`] already; this catches whatever one forgot.
-pub fn error_line(msg: &str) -> String {
-    use cutoff::game::{quote_max, QUOTE_BYTES};
-    let escaped = quote_max(msg, usize::MAX);
-    if escaped.len() <= MAX_ERROR_BYTES {
-        return escaped;
-    }
-    let shortened = escaped
-        .split(' ')
-        .map(|word| {
-            if word.len() > 60 {
-                quote_max(word, QUOTE_BYTES)
-            } else {
-                word.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ");
-    if shortened.len() <= MAX_ERROR_BYTES {
-        return shortened;
-    }
-    let mut cut = MAX_ERROR_BYTES - 3;
-    while !shortened.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}...", &shortened[..cut])
-}
-
-/// The longest error line [`error_line`] lets through, in bytes.
-pub const MAX_ERROR_BYTES: usize = 200;
-
-/// clap's rendering of a usage error, each line passed through [`error_line`]: unchanged
-/// unless a line quotes input with control characters or runs over [`MAX_ERROR_BYTES`].
+/// clap's rendering of a usage error, each line passed through
+/// [`error_line`](crate::message::error_line): unchanged
+/// unless a line quotes input with control characters or runs over [`MAX_ERROR_BYTES`](crate::message::MAX_ERROR_BYTES).
 pub fn usage_text(rendered: &str) -> String {
     let mut out: String = rendered
         .lines()
-        .map(error_line)
+        .map(crate::message::error_line)
         .collect::<Vec<_>>()
         .join("\n");
     if rendered.ends_with('\n') {
@@ -202,9 +211,44 @@ impl SplitArgs {
     }
 }
 
+/// The search settings of `solve`, which both of its models take (the two-player engine's
+/// searches and those of [`cutoff::multi`]; see `solve_multi`).
+#[derive(clap::Args)]
+pub struct SearchArgs {
+    /// Search algorithm (default: the game's fastest exact one; see docs/guide/solve.md). Two-player
+    /// games: minimax, negamax, alphabeta, alphabeta-hard, veb, ab, pvs, mtdf, solve, theory.
+    /// Pig and chance trees: expectiminimax, expectinegamax, star1, star2 (the default for two
+    /// players), maxn (the default for more), maxn-plain, paranoid, brs.
+    #[arg(long, value_parser = crate::position::parse_any_algo)]
+    pub algo: Option<AnyAlgo>,
+    /// Weak solving (win, draw or loss only) with the null-window solver.
+    #[arg(long)]
+    pub weak: bool,
+    /// Transposition table size in MiB (pvs, mtdf, solve and budgeted searches).
+    #[arg(long, default_value_t = 64)]
+    pub tt_mb: usize,
+    /// Time budget in milliseconds: iterative deepening with PVS, keeping the last finished depth.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Node budget: iterative deepening with PVS, keeping the last finished depth (hard on
+    /// one thread; a few percent over at most on several).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Threads for pvs, solve and budgets (default: one thread first, every core once the
+    /// search proves large); 1 runs the serial search.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress line on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Print a progress line on standard error every SECS seconds (for logs and batch jobs).
+    #[arg(long, value_name = "SECS", value_parser = parse_seconds)]
+    pub progress_every: Option<f64>,
+}
+
 /// The thread setting of `solve`: the count asked for, checked, or automatic (one thread
 /// first, every core once the search proves large; see [`cutoff::solver::Threads::Auto`]).
-pub fn thread_policy(asked: Option<usize>) -> Result<cutoff::solver::Threads, String> {
+pub fn thread_policy(asked: Option<usize>) -> Result<cutoff::solver::Threads, CliError> {
     match asked {
         None => Ok(cutoff::solver::Threads::Auto),
         Some(n) => threads(Some(n)).map(cutoff::solver::Threads::Exactly),
@@ -213,9 +257,9 @@ pub fn thread_policy(asked: Option<usize>) -> Result<cutoff::solver::Threads, St
 
 /// The table size asked for with `--tt-mb`, checked against the accepted range (the memory
 /// the machine has is checked when the table is made).
-pub fn table_mib(mib: usize) -> Result<usize, String> {
+pub fn table_mib(mib: usize) -> Result<usize, CliError> {
     if mib == 0 || mib > 1 << 20 {
-        return Err(format!("--tt-mb must be between 1 and 1048576, got {mib}"));
+        return Err(CliError::TableSize(mib));
     }
     Ok(mib)
 }
@@ -231,66 +275,37 @@ pub fn parse_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
+/// Reads a window `A,B` with A < B (`split --window`, `solve-shard --window`).
+pub fn parse_window(s: &str) -> Result<[cutoff::Value; 2], String> {
+    let bad = || {
+        format!(
+            "expected a window A,B of two integers with A < B, got '{}'",
+            cutoff::game::quote(s)
+        )
+    };
+    let (a, b) = s.split_once(',').ok_or_else(bad)?;
+    let a: cutoff::Value = a.trim().parse().map_err(|_| bad())?;
+    let b: cutoff::Value = b.trim().parse().map_err(|_| bad())?;
+    if a >= b || a.abs() > crate::shard::MAX_WINDOW || b.abs() > crate::shard::MAX_WINDOW {
+        return Err(bad());
+    }
+    Ok([a, b])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn input_is_read_up_to_the_limit() {
-        use std::io::Read;
-        let limit = INPUT_LIMIT as usize;
-        let text = read_limited(std::io::repeat(b'1').take(INPUT_LIMIT), "x").unwrap();
-        assert_eq!(text.len(), limit);
-        let e = read_limited(std::io::repeat(b'1'), "'big'").unwrap_err();
-        assert_eq!(e, "cannot read 'big': larger than the 16 MiB input limit");
-        let e = read_limited(&b"ab\xffc"[..], "standard input").unwrap_err();
-        assert_eq!(
-            e,
-            "cannot read standard input: not UTF-8 text (invalid byte at offset 2)"
-        );
-    }
-
-    #[test]
-    fn control_text_tells_matrices_from_file_names() {
-        assert_eq!(control_text("01/10").unwrap(), "01/10");
-        assert_eq!(control_text(" 0 1 / 1 0 ").unwrap(), " 0 1 / 1 0 ");
-        let e = control_text("nosuchfile.txt").unwrap_err();
-        assert!(e.starts_with("cannot read 'nosuchfile.txt': "), "{e}");
-        assert!(control_text("012/101/210").is_err());
-        // An existing file is read even if its name looks like a matrix.
-        let dir = std::env::temp_dir().join(format!("cutoff-control-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("0110");
-        std::fs::write(&file, "2\n01\n10\n").unwrap();
-        let text = control_text(file.to_str().unwrap());
-        let _ = std::fs::remove_dir_all(&dir);
-        assert_eq!(text.unwrap(), "2\n01\n10\n");
-    }
-
-    #[test]
     fn threads_are_capped_at_a_multiple_of_the_cores() {
         let max = max_threads();
         assert!(max >= 16 && max >= 4 * cores());
-        assert_eq!(threads(Some(max)), Ok(max));
-        assert!(threads(Some(max + 1)).unwrap_err().contains("too many"));
-        assert!(threads(Some(0)).is_err());
-        assert_eq!(threads(None), Ok(cores()));
-    }
-
-    #[test]
-    fn error_lines_are_short_and_printable() {
-        assert_eq!(error_line("error: plain"), "error: plain");
-        assert_eq!(error_line("a\u{1b}[2Jb\nc"), r"a\x1b[2Jb\nc");
-        let long = format!("error: unknown game '{}' (expected x)", "g".repeat(100_000));
-        let line = error_line(&long);
-        assert!(line.len() <= MAX_ERROR_BYTES, "{line}");
-        assert!(line.ends_with("(expected x)"), "{line}");
-        let spaced = "word ".repeat(100);
-        let line = error_line(&spaced);
-        assert_eq!(line.len(), MAX_ERROR_BYTES);
-        assert!(line.ends_with("..."));
-        let wide = "é".repeat(300);
-        assert!(error_line(&wide).len() <= MAX_ERROR_BYTES);
+        assert_eq!(threads(Some(max)).unwrap(), max);
+        let e = threads(Some(max + 1)).unwrap_err();
+        assert!(matches!(e, CliError::TooManyThreads { .. }), "{e:?}");
+        assert!(e.to_string().contains("too many"), "{e}");
+        assert!(matches!(threads(Some(0)), Err(CliError::NoThreads)));
+        assert_eq!(threads(None).unwrap(), cores());
     }
 
     #[test]

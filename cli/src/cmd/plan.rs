@@ -4,7 +4,7 @@
 //! with the window it needs, and writes them as a new split file: the other lines stay in it,
 //! unsolved, with what is known of them, so that merge can back everything up.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::shard::{self, Header, Line, Results, Split};
 use cutoff::Value;
 
@@ -38,12 +38,12 @@ pub struct NextPass {
 
 /// The next pass after `split`'s pass solved as `results` say, in `shards` shards (`cutoff
 /// plan` without its output). Counts and times are added with checks: they come from files.
-pub fn next_pass(split: &Split, results: &Results, shards: usize) -> Result<NextPass, String> {
+pub fn next_pass(split: &Split, results: &Results, shards: usize) -> Result<NextPass, CliError> {
     if shards == 0 || shards > shard::MAX_SHARDS {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "--shards must be between 1 and {}, got {shards}",
             shard::MAX_SHARDS
-        ));
+        )));
     }
     let known = shard::intervals(split, &results.solved)?;
     let tree = &split.tree;
@@ -55,10 +55,10 @@ pub fn next_pass(split: &Split, results: &Results, shards: usize) -> Result<Next
     let root = iv[0];
     if root[0] != root[1] && chosen.is_empty() {
         // Consistent intervals always leave a line to solve (see `PathTree::plan`).
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "the results leave the split position in [{}, {}] but no line to solve",
             root[0], root[1]
-        ));
+        )));
     }
     let costs: Vec<u64> = chosen.iter().map(|&i| split.lines[i].cost).collect();
     let assigned = shard::balance(&costs, shards);
@@ -69,23 +69,23 @@ pub fn next_pass(split: &Split, results: &Results, shards: usize) -> Result<Next
     let h = &split.header;
     let name = &split.name;
     let pass = h.pass.checked_add(1).ok_or_else(|| {
-        format!(
+        CliError::invalid(format!(
             "'{name}' line 1: pass {} is the last a split file can number",
             h.pass
-        )
+        ))
     })?;
     let prior_nodes = h.prior_nodes.checked_add(results.nodes).ok_or_else(|| {
-        format!(
+        CliError::invalid(format!(
             "'{name}' line 1: {} earlier nodes and this pass's {} overflow",
             h.prior_nodes, results.nodes
-        )
+        ))
     })?;
     let prior_seconds = h.prior_seconds + results.seconds;
     if prior_seconds.is_nan() || prior_seconds > shard::MAX_TOTAL_SECONDS {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "'{name}' line 1: the passes' times add up to {prior_seconds:e} s, past {:e} s",
             shard::MAX_TOTAL_SECONDS
-        ));
+        )));
     }
     let header = Header {
         shards,
@@ -118,10 +118,10 @@ pub fn run(args: &Args) -> CliResult {
     let split = Split::read(&args.file)?;
     let shards = args.shards.unwrap_or(split.header.shards);
     if shards == 0 || shards > shard::MAX_SHARDS {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "--shards must be between 1 and {}, got {shards}",
             shard::MAX_SHARDS
-        ));
+        )));
     }
     let dir = shard::results_dir(&args.file, args.dir.as_ref());
     let results = shard::load(&split, &dir)?;
@@ -135,7 +135,7 @@ pub fn run(args: &Args) -> CliResult {
     };
     println!(
         "{}: pass {} solves {} of {} lines in {shards} shards; {settled}",
-        crate::cmd::shown_path(&args.out),
+        crate::message::shown_path(&args.out),
         next.header.pass,
         next.chosen,
         split.lines.len()

@@ -1,8 +1,9 @@
 //! `cutoff play GAME [POSITION]`: play against the solver in the terminal, one command a line
 //! from standard input (so a game can be piped in), the engine answering with an exact solve.
 
-use super::analyse::{move_table, score_moves, with_words, Engine, MoveJson};
-use super::CliResult;
+use super::{CliError, CliResult};
+use crate::analysis::{score_moves, Engine, MoveJson};
+use crate::output::{move_table, with_words};
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
 use cutoff::{MoveBuffer, Player};
 use std::io::{BufRead, Write};
@@ -61,10 +62,7 @@ fn watch_prompt(stop: &'static AtomicBool) {
 /// Runs `cutoff play`.
 pub fn run(args: &Args) -> CliResult {
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(format!(
-            "--tt-mb must be between 1 and 1048576, got {}",
-            args.tt_mb
-        ));
+        return Err(CliError::TableSize(args.tt_mb));
     }
     let threads = super::threads(args.threads)?;
     let game = AnyGame::parse(&args.game)?;
@@ -144,9 +142,11 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
             if over.is_none() && game.to_move(&pos) != human {
                 let (value, best, _) = engine
                     .solve(game, pos)
-                    .map_err(|_| "interrupted while the engine was thinking".to_string())?;
+                    .map_err(|_| CliError::InterruptedWhile("the engine was thinking".into()))?;
                 let Some(mv) = best.or_else(|| first_move(game, &pos)) else {
-                    return Err("the engine found no move in a position that is not over".into());
+                    return Err(CliError::invalid(
+                        "the engine found no move in a position that is not over",
+                    ));
                 };
                 let words = game.explain_value(&pos, value);
                 let words = if words == value.to_string() {
@@ -184,12 +184,18 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
                     return Ok(());
                 }
                 Ok(n) if n as u64 > MAX_LINE => {
-                    return Err(format!(
+                    return Err(CliError::invalid(format!(
                         "a line of input is longer than the {MAX_LINE}-byte limit"
-                    ))
+                    )))
                 }
                 Ok(_) => {}
-                Err(e) => return Err(format!("cannot read standard input: {e}")),
+                Err(source) => {
+                    return Err(crate::files::FileError::Read {
+                        input: crate::files::Input::Stdin,
+                        source,
+                    }
+                    .into())
+                }
             }
             let cmd = line.trim();
             match cmd.to_ascii_lowercase().as_str() {
@@ -212,7 +218,7 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
                         continue;
                     }
                     let scores = score_moves(game, &pos, &engine)
-                        .map_err(|_| "interrupted while scoring the moves".to_string())?;
+                        .map_err(|_| CliError::InterruptedWhile("scoring the moves".into()))?;
                     let rows: Vec<MoveJson> = scores
                         .moves
                         .iter()

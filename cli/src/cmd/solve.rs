@@ -1,7 +1,7 @@
 //! `cutoff solve GAME [POSITION]`: solve a position, serially or in parallel, exactly or
 //! under a budget, with progress on standard error.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::output::Report;
 use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameVisitor};
 use cutoff::parallel::{Mode, ParallelConfig};
@@ -10,42 +10,15 @@ use cutoff::solver::{Solver, Stop};
 use cutoff::{Algorithm, Notation};
 use std::time::Duration;
 
-/// The games `solve` knows, as the command line spells them.
 /// Arguments of `cutoff solve`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The game, its position and the tree games' options.
     #[command(flatten)]
     pub game: GameArgs,
-    /// Search algorithm (default: the game's fastest exact one; see docs/guide/solve.md). Two-player
-    /// games: minimax, negamax, alphabeta, alphabeta-hard, veb, ab, pvs, mtdf, solve, theory.
-    /// Pig and chance trees: expectiminimax, expectinegamax, star1, star2 (the default for two
-    /// players), maxn (the default for more), maxn-plain, paranoid, brs.
-    #[arg(long, value_parser = crate::position::parse_any_algo)]
-    pub algo: Option<AnyAlgo>,
-    /// Weak solving (win, draw or loss only) with the null-window solver.
-    #[arg(long)]
-    pub weak: bool,
-    /// Transposition table size in MiB (pvs, mtdf, solve and budgeted searches).
-    #[arg(long, default_value_t = 64)]
-    pub tt_mb: usize,
-    /// Time budget in milliseconds: iterative deepening with PVS, keeping the last finished depth.
-    #[arg(long)]
-    pub time_ms: Option<u64>,
-    /// Node budget: iterative deepening with PVS, keeping the last finished depth (hard on
-    /// one thread; a few percent over at most on several).
-    #[arg(long)]
-    pub nodes: Option<u64>,
-    /// Threads for pvs, solve and budgets (default: one thread first, every core once the
-    /// search proves large); 1 runs the serial search.
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// No progress line on standard error.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Print a progress line on standard error every SECS seconds (for logs and batch jobs).
-    #[arg(long, value_name = "SECS", value_parser = super::parse_seconds)]
-    pub progress_every: Option<f64>,
+    /// The search's settings, shared with the chance and n-player model's searches.
+    #[command(flatten)]
+    pub search: super::SearchArgs,
     /// How the threads share the work: ybwc, abdada, lazysmp or root.
     #[arg(long, default_value = "ybwc", value_parser = parse_mode)]
     pub parallel: Mode,
@@ -64,7 +37,7 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 /// Runs `cutoff solve`.
 pub fn run(args: &Args) -> CliResult {
     if args.game.game.is_multi() {
-        return super::solve_multi::run(args);
+        return super::solve_multi::run(&args.game, &args.search, args.json);
     }
     let game = AnyGame::parse(&args.game)?;
     // `--depth` is the search's depth limit, but for random trees the tree's own depth: the
@@ -107,62 +80,65 @@ fn report<G: Notation>(
     default_algo: Algorithm,
 ) -> CliResult {
     let root = game.initial();
-    let algo = match args.algo {
+    let algo = match args.search.algo {
         None => default_algo,
         Some(AnyAlgo::Two(a)) => a,
         Some(AnyAlgo::Multi(a)) => {
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "{a} searches games with chance nodes or more than two players (pig, chance, \
                  chance trees in files); {} is a two-player game",
                 game.name()
-            ))
+            )))
         }
     };
-    if args.weak && algo != Algorithm::Solve {
-        return Err(format!("--weak needs --algo solve, not {algo}"));
+    if args.search.weak && algo != Algorithm::Solve {
+        return Err(CliError::invalid(format!(
+            "--weak needs --algo solve, not {algo}"
+        )));
     }
-    let budget = args.time_ms.is_some() || args.nodes.is_some();
-    if args.weak && budget {
-        return Err("--weak cannot be combined with --time-ms or --nodes".into());
-    }
-    if budget && args.algo.is_some() && algo != Algorithm::Pvs {
-        return Err(format!(
-            "--time-ms and --nodes run iterative deepening with pvs, not {algo}"
+    let budget = args.search.time_ms.is_some() || args.search.nodes.is_some();
+    if args.search.weak && budget {
+        return Err(CliError::invalid(
+            "--weak cannot be combined with --time-ms or --nodes",
         ));
     }
-    let threads = super::thread_policy(args.threads)?;
+    if budget && args.search.algo.is_some() && algo != Algorithm::Pvs {
+        return Err(CliError::invalid(format!(
+            "--time-ms and --nodes run iterative deepening with pvs, not {algo}"
+        )));
+    }
+    let threads = super::thread_policy(args.search.threads)?;
     let uses_table = algo.uses_table() || budget;
     let progress = Progress::new(game.value_range());
     let mut solver = Solver::new(game)
         .algorithm(algo)
         .depth(depth)
-        .weak(args.weak)
+        .weak(args.search.weak)
         .thread_policy(threads)
         .parallel(ParallelConfig {
             depth,
-            ..args.split.config(args.parallel, args.weak)
+            ..args.split.config(args.parallel, args.search.weak)
         })
-        .time(args.time_ms.map(Duration::from_millis))
-        .nodes(args.nodes)
+        .time(args.search.time_ms.map(Duration::from_millis))
+        .nodes(args.search.nodes)
         .progress(&progress);
     // The table-driven searches poll the stop flag; the plain textbook ones run to the end,
     // so for them Ctrl-C keeps its usual meaning.
     if uses_table {
         solver = solver.stop_flag(crate::interrupt::install());
-        solver = solver.table_mib(super::table_mib(args.tt_mb)?);
+        solver = solver.table_mib(super::table_mib(args.search.tt_mb)?);
     } else {
         solver = solver.table_mib(1);
     }
-    let display = crate::progress::Display::choose(args.quiet, args.progress_every);
+    let display = crate::progress::Display::choose(args.search.quiet, args.search.progress_every);
     let shows = crate::progress::Shows {
         window: algo == Algorithm::Solve && !budget,
         depth: budget,
     };
-    let out = crate::progress::watch(&progress, display, shows, || solver.run())
-        .map_err(|e| e.to_string())?;
+    let out = crate::progress::watch(&progress, display, shows, || solver.run())?;
     let mut rep = Report::from_outcome(game, &root, &out, depth, scale);
-    rep.weak = args.weak;
-    if args.weak {
+    rep.weak = args.search.weak;
+    if args.search.weak {
         // A weak value is a sign, not a score: say only who wins.
         rep.explained = rep.value.map(|v| {
             match v.signum() {
@@ -177,7 +153,7 @@ fn report<G: Notation>(
         rep.parallel = Some(args.parallel.name().to_string());
     }
     if args.json {
-        let text = serde_json::to_string(&rep).map_err(|e| format!("cannot write JSON: {e}"))?;
+        let text = serde_json::to_string(&rep).map_err(CliError::Json)?;
         println!("{text}");
     } else {
         println!("{}", rep.text());
@@ -185,12 +161,11 @@ fn report<G: Notation>(
     if out.stopped == Some(Stop::Interrupted) && !budget {
         // An exact solve that did not finish: the report says what it proved; the status
         // says it was stopped.
-        return Err(match rep.bounds {
-            Some([lo, hi]) => format!(
-                "interrupted after {} nodes, before the value was settled: it lies in [{lo}, {hi}]",
-                out.stats.nodes
-            ),
-            None => format!("interrupted after {} nodes", out.stats.nodes),
+        return Err(CliError::Interrupted {
+            nodes: out.stats.nodes,
+            before: rep
+                .bounds
+                .map(|[lo, hi]| format!("the value was settled: it lies in [{lo}, {hi}]")),
         });
     }
     Ok(())

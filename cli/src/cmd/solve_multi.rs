@@ -1,9 +1,8 @@
 //! `cutoff solve pig|chance`: the games with chance nodes or more than two players, searched by
 //! the engine's chance and n-player model ([`cutoff::multi`]).
 
-use super::solve::Args;
-use super::CliResult;
-use crate::position::{AnyAlgo, GameKind};
+use super::{CliError, CliResult, SearchArgs};
+use crate::position::{AnyAlgo, GameArgs, GameKind};
 use cutoff::games::chance::pig::{Pig, MAX_HORIZON, MAX_WIN_SCORE};
 use cutoff::games::chance::random_chance_tree::{Probs, RandomChanceTree};
 use cutoff::multi::{
@@ -38,29 +37,32 @@ struct MultiReport {
     time_ms: f64,
 }
 
-/// Runs `cutoff solve` on a game of the chance and n-player model.
-pub fn run(args: &Args) -> CliResult {
-    let g = &args.game;
-    let algo = match args.algo {
+/// Runs `cutoff solve` on a game of the chance and n-player model: `g` the game, `s` the
+/// search's settings, `json` for one JSON object instead of text.
+pub fn run(g: &GameArgs, s: &SearchArgs, json: bool) -> CliResult {
+    let algo = match s.algo {
         None => None,
         Some(AnyAlgo::Multi(a)) => Some(a),
         Some(AnyAlgo::Two(a)) => {
             let names: Vec<&str> = MultiAlgorithm::ALL.iter().map(|a| a.name()).collect();
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "{a} is a two-player search; {} has chance nodes: use {}",
                 g.game,
                 names.join(", ")
-            ));
+            )));
         }
     };
-    if args.weak {
-        return Err(format!("--weak is for two-player games, not {}", g.game));
+    if s.weak {
+        return Err(CliError::invalid(format!(
+            "--weak is for two-player games, not {}",
+            g.game
+        )));
     }
-    if args.threads.is_some_and(|t| t != 1) {
-        return Err(format!(
+    if s.threads.is_some_and(|t| t != 1) {
+        return Err(CliError::invalid(format!(
             "the searches of {} run on one thread; leave out --threads",
             g.game
-        ));
+        )));
     }
     // Options of the other game would be silently ignored: refuse them.
     let pig_only = [
@@ -80,24 +82,27 @@ pub fn run(args: &Args) -> CliResult {
         _ => pig_only.iter().find(|o| o.1),
     };
     if let Some((opt, _)) = foreign {
-        return Err(format!("{opt} is not an option of {}", g.game));
+        return Err(CliError::invalid(format!(
+            "{opt} is not an option of {}",
+            g.game
+        )));
     }
     if g.position.is_some() {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "{} takes no position: its options set the game up",
             g.game
-        ));
+        )));
     }
     match g.game {
         GameKind::Pig => {
-            let horizon = g
-                .horizon
-                .ok_or("pig needs --horizon N: the moves after which the game is drawn")?;
+            let horizon = g.horizon.ok_or_else(|| {
+                CliError::invalid("pig needs --horizon N: the moves after which the game is drawn")
+            })?;
             let players = count("players", g.players.unwrap_or(2), 2, MAX_PLAYERS as u32)?;
             let win = count("win score", g.win_score.unwrap_or(100), 1, MAX_WIN_SCORE)?;
             let faces = count("faces", g.faces.unwrap_or(6), 2, MAX_OUTCOMES as u32)?;
             let horizon = count("horizon", horizon, 0, MAX_HORIZON)?;
-            let pig = Pig::new(players, win, faces, horizon, g.piglet).map_err(|e| e.0)?;
+            let pig = Pig::new(players, win, faces, horizon, g.piglet)?;
             let name = format!(
                 "{} ({} players, win score {}, {} {}, horizon {})",
                 if g.piglet { "piglet" } else { "pig" },
@@ -112,35 +117,32 @@ pub fn run(args: &Args) -> CliResult {
                 horizon
             );
             let position = pig.describe(&pig.initial());
-            solve(&pig, name, position, algo, args)
+            solve(&pig, name, position, algo, g, s, json)
         }
         _ => {
-            let b = g.branching.ok_or("chance needs --branching B")?;
-            let c = g
-                .outcomes
-                .ok_or("chance needs --outcomes C: the outcomes of each chance node")?;
-            let d = g
-                .depth
-                .ok_or("chance needs --depth D: plies, chance levels included")?;
-            let probs: Probs = g
-                .probs
-                .as_deref()
-                .unwrap_or("uniform")
-                .parse()
-                .map_err(|e: cutoff::GameError| e.0)?;
-            let tree = RandomChanceTree::new(b, c, d, g.seed, g.order, probs).map_err(|e| e.0)?;
+            let b = g
+                .branching
+                .ok_or_else(|| CliError::invalid("chance needs --branching B"))?;
+            let c = g.outcomes.ok_or_else(|| {
+                CliError::invalid("chance needs --outcomes C: the outcomes of each chance node")
+            })?;
+            let d = g.depth.ok_or_else(|| {
+                CliError::invalid("chance needs --depth D: plies, chance levels included")
+            })?;
+            let probs: Probs = g.probs.as_deref().unwrap_or("uniform").parse()?;
+            let tree = RandomChanceTree::new(b, c, d, g.seed, g.order, probs)?;
             let name = format!("chance ({})", tree.spec());
-            solve(&tree, name, "root".into(), algo, args)
+            solve(&tree, name, "root".into(), algo, g, s, json)
         }
     }
 }
 
 /// A Pig parameter in `lo..=hi`, or the one-line error naming it and its range.
-fn count(what: &str, v: i64, lo: u32, hi: u32) -> Result<u32, String> {
+fn count(what: &str, v: i64, lo: u32, hi: u32) -> Result<u32, CliError> {
     u32::try_from(v)
         .ok()
         .filter(|x| (lo..=hi).contains(x))
-        .ok_or_else(|| format!("pig's {what} must be {lo} to {hi}, not {v}"))
+        .ok_or_else(|| CliError::invalid(format!("pig's {what} must be {lo} to {hi}, not {v}")))
 }
 
 /// Searches `game` from its start and prints the report.
@@ -149,12 +151,14 @@ fn solve<G: MultiGame>(
     name: String,
     position: String,
     algo: Option<MultiAlgorithm>,
-    args: &Args,
+    g: &GameArgs,
+    s: &SearchArgs,
+    json: bool,
 ) -> CliResult {
     // The fastest exact search by default: on Pig, Star1 with the table visits fewer nodes
     // than Star2 (12,140 against 15,204 on `--win-score 8 --horizon 10`, and fewer on every
     // Pig row of the chance sweep); on random chance trees Star2 saves the most.
-    let two = match args.game.game {
+    let two = match g.game {
         GameKind::Pig => MultiAlgorithm::Star1,
         _ => MultiAlgorithm::Star2,
     };
@@ -163,29 +167,29 @@ fn solve<G: MultiGame>(
     } else {
         MultiAlgorithm::Maxn
     });
-    let mib = super::table_mib(args.tt_mb)?;
+    let mib = super::table_mib(s.tt_mb)?;
     let table = if algo.uses_table() {
-        Some(BoundsTable::try_new(mib).map_err(|e| e.to_string())?)
+        Some(BoundsTable::try_new(mib)?)
     } else {
         None
     };
     let root = game.initial();
     // `--depth` sets up a chance tree; for Pig it limits the search.
-    let depth = match args.game.game {
-        GameKind::Pig => args.game.depth,
+    let depth = match g.game {
+        GameKind::Pig => g.depth,
         _ => None,
     };
-    let budget = args.time_ms.is_some() || args.nodes.is_some();
+    let budget = s.time_ms.is_some() || s.nodes.is_some();
     let progress = cutoff::search::Progress::new((-1, 1));
     let limits = MultiLimits {
         depth,
-        nodes: args.nodes,
-        time: args.time_ms.map(Duration::from_millis),
+        nodes: s.nodes,
+        time: s.time_ms.map(Duration::from_millis),
         stop: Some(crate::interrupt::install()),
         bounds: None,
         progress: Some(&progress),
     };
-    let display = crate::progress::Display::choose(args.quiet, args.progress_every);
+    let display = crate::progress::Display::choose(s.quiet, s.progress_every);
     let shows = crate::progress::Shows {
         window: false,
         depth: budget,
@@ -193,8 +197,7 @@ fn solve<G: MultiGame>(
     let start = Instant::now();
     let r = crate::progress::watch(&progress, display, shows, || {
         search(game, &root, algo, &limits, table.as_ref())
-    })
-    .map_err(|e| e.0)?;
+    })?;
     let time_ms = start.elapsed().as_secs_f64() * 1e3;
     let interrupted = crate::interrupt::interrupted();
     // Stopped before one iteration finished, the search knows nothing of the value.
@@ -222,17 +225,17 @@ fn solve<G: MultiGame>(
         table_mib: table.as_ref().map(|_| mib),
         time_ms,
     };
-    if args.json {
-        let text = serde_json::to_string(&rep).map_err(|e| format!("cannot write JSON: {e}"))?;
+    if json {
+        let text = serde_json::to_string(&rep).map_err(CliError::Json)?;
         println!("{text}");
     } else {
         println!("{}", text(&rep, &r, game.turn(&root)));
     }
     if interrupted && !budget {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "interrupted after {} nodes, before the value was settled",
             rep.nodes
-        ));
+        )));
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! writes its result file atomically; a shard whose result is already there is skipped, so
 //! reruns and resumed batches are safe.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::position::{Describe, GameVisitor};
 use crate::shard::{self, Moves, ShardResult, Solved, Split, RESULT_VERSION};
 use cutoff::solver::{Solver, Verdict};
@@ -31,7 +31,7 @@ pub struct Args {
     /// Solve every line only within this window, `A,B`, instead of the split file's
     /// windows: a line then gets its value if it lies strictly between A and B, else the
     /// bound proved.
-    #[arg(long, value_name = "A,B", value_parser = super::split::parse_window, allow_hyphen_values = true)]
+    #[arg(long, value_name = "A,B", value_parser = super::parse_window, allow_hyphen_values = true)]
     pub window: Option<[cutoff::Value; 2]>,
     /// No line per solved position on standard error.
     #[arg(long, short)]
@@ -44,18 +44,13 @@ pub fn run(args: &Args) -> CliResult {
     let index = shard::shard_index(args.index)?;
     let n = split.header.shards;
     if index >= n {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "shard index {index} is out of range: the split has {n} shards (0 to {})",
             n - 1
-        ));
+        )));
     }
     let dir = shard::results_dir(&args.file, args.out.as_ref());
-    std::fs::create_dir_all(&dir).map_err(|e| {
-        format!(
-            "cannot create '{}': {e}",
-            crate::cmd::shown_path(&dir.to_string_lossy())
-        )
-    })?;
+    crate::files::create_folder(&dir)?;
     if shard::read_result(&split, &dir, index)?.is_some() {
         eprintln!("shard {index} of {n}: already solved, skipped");
         return Ok(());
@@ -65,7 +60,7 @@ pub fn run(args: &Args) -> CliResult {
         index,
         args,
     })?;
-    let bytes = serde_json::to_vec(&result).map_err(|e| format!("cannot write JSON: {e}"))?;
+    let bytes = serde_json::to_vec(&result).map_err(CliError::Json)?;
     let path = shard::result_path(&dir, index);
     crate::files::write_atomic(&path, &bytes)?;
     eprintln!(
@@ -73,7 +68,7 @@ pub fn run(args: &Args) -> CliResult {
         result.lines.len(),
         result.nodes,
         result.seconds,
-        crate::cmd::shown_path(&path.to_string_lossy())
+        crate::message::shown_path(&path.to_string_lossy())
     );
     Ok(())
 }
@@ -85,8 +80,8 @@ struct SolveShard<'a> {
 }
 
 impl GameVisitor for SolveShard<'_> {
-    type Output = Result<ShardResult, String>;
-    fn visit<G: Describe>(self, game: &G) -> Result<ShardResult, String> {
+    type Output = Result<ShardResult, CliError>;
+    fn visit<G: Describe>(self, game: &G) -> Result<ShardResult, CliError> {
         solve(game, self.split, self.index, self.args)
     }
 }
@@ -96,10 +91,9 @@ fn solve<G: Describe>(
     split: &Split,
     index: usize,
     args: &Args,
-) -> Result<ShardResult, String> {
+) -> Result<ShardResult, CliError> {
     let threads = super::thread_policy(args.threads)?;
-    let tt =
-        TranspositionTable::try_new(super::table_mib(args.tt_mb)?).map_err(|e| e.to_string())?;
+    let tt = TranspositionTable::try_new(super::table_mib(args.tt_mb)?)?;
     let stop = crate::interrupt::install();
     let start = Instant::now();
     let mut lines = Vec::new();
@@ -107,15 +101,14 @@ fn solve<G: Describe>(
     for line in split.lines.iter().filter(|l| l.shard == Some(index)) {
         let window = args.window.or(line.window);
         let pos = shard::play_path(game, line.paths.first())
-            .map_err(|e| format!("line {}: {e}", line.id))?;
+            .map_err(|e| CliError::invalid(format!("line {}: {e}", line.id)))?;
         let out = Solver::new(game)
             .position(pos)
             .thread_policy(threads)
             .table(&tt)
             .stop_flag(stop)
             .window(window.map(|[a, b]| (a, b)))
-            .run()
-            .map_err(|e| e.to_string())?;
+            .run()?;
         let (value, bound) = match (out.stopped, out.verdict) {
             (None, Verdict::Exact(v)) => (v, "exact"),
             // A window's edge: the bound it proved.
@@ -127,10 +120,10 @@ fn solve<G: Describe>(
                 }
             }
             _ => {
-                return Err(format!(
+                return Err(CliError::invalid(format!(
                     "interrupted while solving line {} of shard {index}; nothing written",
                     line.id
-                ))
+                )))
             }
         };
         let mut p = pos;

@@ -2,7 +2,7 @@
 //! below a position, as a split file of independent jobs (see `crate::shard`). `--depth` is
 //! the split's depth here, so random trees, whose own depth it gives, cannot be split.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::position::{Describe, GameArgs, GameVisitor};
 use crate::shard::{self, GameSpec, Header, Line, Paths, MAX_DEPTH, MAX_PATHS, SPLIT_VERSION};
 use cutoff::knowledge::Knowledge;
@@ -33,61 +33,44 @@ pub struct Args {
     /// own side. The first pass of a two-pass solve (`-1,1` says win, draw or loss; a null
     /// window around a guess tests it); `cutoff plan` then picks what the next pass must
     /// solve.
-    #[arg(long, value_name = "A,B", value_parser = parse_window, allow_hyphen_values = true)]
+    #[arg(long, value_name = "A,B", value_parser = super::parse_window, allow_hyphen_values = true)]
     pub window: Option<[cutoff::Value; 2]>,
-}
-
-/// Reads a window `A,B` with A < B.
-pub fn parse_window(s: &str) -> Result<[cutoff::Value; 2], String> {
-    let bad = || {
-        format!(
-            "expected a window A,B of two integers with A < B, got '{}'",
-            cutoff::game::quote(s)
-        )
-    };
-    let (a, b) = s.split_once(',').ok_or_else(bad)?;
-    let a: cutoff::Value = a.trim().parse().map_err(|_| bad())?;
-    let b: cutoff::Value = b.trim().parse().map_err(|_| bad())?;
-    if a >= b || a.abs() > shard::MAX_WINDOW || b.abs() > shard::MAX_WINDOW {
-        return Err(bad());
-    }
-    Ok([a, b])
 }
 
 /// Runs `cutoff split`.
 pub fn run(args: &Args) -> CliResult {
     if args.shards == 0 || args.shards > shard::MAX_SHARDS {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "--shards must be between 1 and {}, got {}",
             shard::MAX_SHARDS,
             args.shards
-        ));
+        )));
     }
     if args.estimate_depth > shard::MAX_ESTIMATE_DEPTH {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "--estimate-depth must be at most {}, got {}",
             shard::MAX_ESTIMATE_DEPTH,
             args.estimate_depth
-        ));
+        )));
     }
     if args.game.game.is_multi() {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "{} has chance nodes or more than two players: split works on two-player games",
             args.game.game
-        ));
+        )));
     }
     if args.game.game == crate::position::GameKind::Random {
-        return Err(
-            "random trees cannot be split: --depth gives the tree's depth for them and the split's here"
-                .into(),
-        );
+        return Err(CliError::invalid(
+            "random trees cannot be split: --depth gives the tree's depth for them and the split's here",
+        ));
     }
-    let depth = args
-        .game
-        .depth
-        .ok_or("split needs --depth K, the plies from the position to the frontier")?;
+    let depth = args.game.depth.ok_or_else(|| {
+        CliError::invalid("split needs --depth K, the plies from the position to the frontier")
+    })?;
     if depth > MAX_DEPTH {
-        return Err(format!("--depth must be at most {MAX_DEPTH}, got {depth}"));
+        return Err(CliError::invalid(format!(
+            "--depth must be at most {MAX_DEPTH}, got {depth}"
+        )));
     }
     // A position file (a tree, a control matrix) is read once, and its digest recorded so
     // that no later pass runs on another file of that name.
@@ -190,7 +173,7 @@ fn split<G: Describe>(game: &G, args: &Args, depth: usize, sha: Option<String>) 
     println!(
         "{}: {} frontier positions ({} paths) {} plies below the position, {} shards of {}-{} \
          positions, estimated cost {lo}-{hi} nodes a shard",
-        crate::cmd::shown_path(&args.out),
+        crate::message::shown_path(&args.out),
         f.lines.len(),
         f.paths,
         depth,
@@ -219,9 +202,9 @@ fn walk<G: Describe>(
     if moves.len() == 0 {
         f.paths += 1;
         if f.paths > MAX_PATHS {
-            return Err(format!(
+            return Err(CliError::invalid(format!(
                 "the frontier has more than {MAX_PATHS} paths: split at a smaller --depth"
-            ));
+            )));
         }
         match f.index.get(&key) {
             Some(&i) => f.lines[i].1.push(path.clone()),

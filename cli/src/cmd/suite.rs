@@ -1,6 +1,6 @@
 //! `cutoff suite FILE`: solve every Connect Four position of a test set and check its score.
 
-use super::CliResult;
+use super::{CliError, CliResult};
 use crate::suite::{run_suite, SuiteOptions};
 use cutoff::games::perfect::connect4::parse_suite;
 use cutoff::parallel::Mode;
@@ -56,27 +56,26 @@ struct SuiteJson<'a> {
 /// Runs `cutoff suite`.
 pub fn run(args: &Args) -> CliResult {
     if args.limit == Some(0) {
-        return Err("--limit must be at least 1".into());
+        return Err(CliError::invalid("--limit must be at least 1"));
     }
-    let text = super::read_file(&args.file)?;
-    let mut lines =
-        parse_suite(&text).map_err(|e| format!("{}: {e}", super::shown_path(&args.file)))?;
+    let text = crate::files::read_file(&args.file)?;
+    let mut lines = parse_suite(&text).map_err(|e| CliError::InFile {
+        path: args.file.clone(),
+        source: Box::new(e.into()),
+    })?;
     if let Some(n) = args.limit {
         lines.truncate(n);
     }
     let threads = super::threads(args.threads)?;
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(format!(
-            "--tt-mb must be between 1 and 1048576, got {}",
-            args.tt_mb
-        ));
+        return Err(CliError::TableSize(args.tt_mb));
     }
     // A progress bar only for a person watching a terminal.
     let bar = if std::io::stderr().is_terminal() {
         let b = ProgressBar::new(lines.len() as u64);
         b.set_style(
             ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})")
-                .map_err(|e| e.to_string())?,
+                .map_err(|e| CliError::invalid(e.to_string()))?,
         );
         b
     } else {
@@ -98,7 +97,7 @@ pub fn run(args: &Args) -> CliResult {
             file: &args.file,
             wrong: &wrong,
         };
-        let text = serde_json::to_string(&report).map_err(|e| e.to_string())?;
+        let text = serde_json::to_string(&report).map_err(CliError::Json)?;
         println!("{text}");
     } else {
         for r in &wrong {
@@ -133,10 +132,10 @@ pub fn run(args: &Args) -> CliResult {
         );
     }
     if summary.mismatches > 0 {
-        return Err(format!(
+        return Err(CliError::invalid(format!(
             "{} of {} positions gave the wrong score",
             summary.mismatches, summary.positions
-        ));
+        )));
     }
     Ok(())
 }

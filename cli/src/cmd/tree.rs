@@ -4,7 +4,8 @@
 //! with chance nodes, vector leaves or decimals, and plain trees given a search of that kind,
 //! go through [`cutoff::multi`].
 
-use super::{read_file, CliResult};
+use super::{CliError, CliResult};
+use crate::files::read_file;
 use crate::output::Report;
 use crate::walk::{cut_name, MultiTrace, MultiWalk, TreeWalk};
 use cutoff::games::chance::tree_multi::{format_payoffs, format_value, MultiTree};
@@ -18,6 +19,7 @@ use std::io::Write;
 use std::time::Instant;
 
 use crate::position::{parse_any_algo as parse_algo, AnyAlgo as TreeAlgo};
+use crate::trees::{choose, TreeSearch};
 
 /// Arguments of `cutoff tree`.
 #[derive(clap::Args)]
@@ -71,7 +73,7 @@ pub fn search_with<O: Observer<Tree>>(
     tree: &Tree,
     algo: Algorithm,
     obs: O,
-) -> Result<(SearchResult<u32>, O, f64), String> {
+) -> Result<(SearchResult<u32>, O, f64), CliError> {
     // A small table for the table-driven searches (the trees are hand-written).
     let tt = if algo.uses_table() {
         Some(super::table(1)?)
@@ -124,79 +126,25 @@ struct TreeJson<'a> {
 /// Runs `cutoff tree`.
 pub fn run(args: &Args) -> CliResult {
     let text = read_file(&args.file)?;
-    let in_file = |e: String| format!("{}: {e}", super::shown_path(&args.file));
+    let in_file = |e: CliError| CliError::InFile {
+        path: args.file.clone(),
+        source: Box::new(e),
+    };
     let root_player = match args.root {
         Player::First => 0,
         Player::Second => 1,
     };
     // One parser reads every tree; the plain ones keep the two-player searches.
-    let tree = MultiTree::parse(&text, root_player).map_err(|e| in_file(e.0))?;
+    let tree = MultiTree::parse(&text, root_player).map_err(|e| in_file(e.into()))?;
     let players = tree.player_count();
     if args.root == Player::Second && players != 2 {
-        return Err(in_file(format!(
+        return Err(in_file(CliError::invalid(format!(
             "--root min is for two-player trees; this one has {players} players (player 0 moves first)"
-        )));
+        ))));
     }
-    match choose(&tree, args.algo).map_err(in_file)? {
+    match choose(&tree, args.algo).map_err(|e| in_file(e.into()))? {
         TreeSearch::Plain(plain, algo) => run_plain(args, plain, algo),
         TreeSearch::Multi(algo) => run_multi(args, &tree, algo),
-    }
-}
-
-/// The search a tree gets (see [`choose`]).
-pub enum TreeSearch<'t> {
-    /// A two-player search of the plain tree.
-    Plain(&'t Tree, Algorithm),
-    /// A search of [`cutoff::multi`].
-    Multi(MultiAlgorithm),
-}
-
-/// The search `algo` asks for on `tree` (`None`: alpha-beta for plain two-player trees, else
-/// `default_multi`), or why it cannot search it, naming what the tree has and what to use.
-pub fn choose(tree: &MultiTree, algo: Option<TreeAlgo>) -> Result<TreeSearch<'_>, String> {
-    let players = tree.player_count();
-    let zero_sum = tree.payoff_sum().is_some_and(|s| s.abs() <= 1e-9);
-    match (algo, tree.as_plain()) {
-        (None, Some(plain)) => Ok(TreeSearch::Plain(plain, Algorithm::AlphaBeta)),
-        (Some(TreeAlgo::Two(algo)), Some(plain)) => Ok(TreeSearch::Plain(plain, algo)),
-        (Some(TreeAlgo::Two(algo)), None) => {
-            let what = if tree.chance_nodes() > 0 {
-                "chance nodes".to_string()
-            } else if players != 2 {
-                format!("{players} players")
-            } else if tree.has_vectors() {
-                "vector leaves".to_string()
-            } else {
-                "decimal leaves".to_string()
-            };
-            let use_instead = if players == 2 && zero_sum {
-                "expectiminimax, expectinegamax, star1 or star2"
-            } else {
-                "maxn, maxn-plain, paranoid or brs"
-            };
-            Err(format!(
-                "{algo} searches plain two-player trees; this one has {what}: use {use_instead}"
-            ))
-        }
-        (None, None) => Ok(TreeSearch::Multi(default_multi(tree))),
-        (Some(TreeAlgo::Multi(algo)), _) => {
-            if algo.two_player_only() && players == 2 && !zero_sum {
-                return Err(format!(
-                    "{algo} needs zero-sum payoffs (every leaf's summing to 0): use maxn-plain, paranoid or brs"
-                ));
-            }
-            Ok(TreeSearch::Multi(algo))
-        }
-    }
-}
-
-/// The search for a tree that is not plain: expectiminimax for two players and zero-sum
-/// payoffs, else max^n (without shallow pruning when the payoffs' sum varies).
-fn default_multi(tree: &MultiTree) -> MultiAlgorithm {
-    match tree.payoff_sum() {
-        Some(s) if tree.player_count() == 2 && s.abs() <= 1e-9 => MultiAlgorithm::Expectiminimax,
-        Some(_) => MultiAlgorithm::Maxn,
-        None => MultiAlgorithm::MaxnPlain,
     }
 }
 
@@ -241,7 +189,7 @@ fn run_plain(args: &Args, tree: &Tree, algo: Algorithm) -> CliResult {
                 })
                 .collect(),
         };
-        let json = serde_json::to_string(&out).map_err(|e| e.to_string())?;
+        let json = serde_json::to_string(&out).map_err(CliError::Json)?;
         format!("{json}\n")
     } else {
         let root = format!(
@@ -319,7 +267,10 @@ struct MultiJson<'a> {
 
 /// `cutoff tree` with a search of [`cutoff::multi`].
 fn run_multi(args: &Args, tree: &MultiTree, algo: MultiAlgorithm) -> CliResult {
-    let in_file = |e: String| format!("{}: {e}", super::shown_path(&args.file));
+    let in_file = |e: cutoff::multi::MultiError| CliError::InFile {
+        path: args.file.clone(),
+        source: Box::new(e.into()),
+    };
     let limits = MultiLimits::default();
     let root = tree.initial();
     let want_walk = args.trace || args.dot || args.json;
@@ -329,11 +280,10 @@ fn run_multi(args: &Args, tree: &MultiTree, algo: MultiAlgorithm) -> CliResult {
     let (result, trace) = if want_walk {
         let (r, t) =
             multi::search_observed(tree, &root, algo, &limits, None, MultiTrace::default())
-                .map_err(|e| in_file(e.to_string()))?;
+                .map_err(in_file)?;
         (r, Some(t))
     } else {
-        let r =
-            multi::search(tree, &root, algo, &limits, None).map_err(|e| in_file(e.to_string()))?;
+        let r = multi::search(tree, &root, algo, &limits, None).map_err(in_file)?;
         (r, None)
     };
     let time_ms = start.elapsed().as_secs_f64() * 1e3;
@@ -394,7 +344,7 @@ fn run_multi(args: &Args, tree: &MultiTree, algo: MultiAlgorithm) -> CliResult {
                 })
                 .collect(),
         };
-        let json = serde_json::to_string(&out).map_err(|e| e.to_string())?;
+        let json = serde_json::to_string(&out).map_err(CliError::Json)?;
         format!("{json}\n")
     } else {
         let mut text = format!("{}\n", multi_text(tree, &report, &result.values));
@@ -467,6 +417,6 @@ fn emit(text: &str) -> CliResult {
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(format!("cannot write the output: {e}")),
+        Err(e) => Err(CliError::invalid(format!("cannot write the output: {e}"))),
     }
 }

@@ -13,7 +13,7 @@
 //! when their client goes away.
 
 use super::{State, BODY_LIMIT, QUEUE_WAIT, TABLE_MIB, TIME_LIMIT};
-use crate::cmd::analyse::{self, Engine};
+use crate::analysis::{self, Engine};
 use crate::output::Report;
 use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameKind, GameVisitor};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State as Shared};
@@ -44,7 +44,7 @@ pub(super) fn routes() -> Router<Arc<State>> {
 
 /// `{"error": msg}` with `status`; the message made one safe line.
 pub(super) fn error(status: StatusCode, msg: &str) -> Response {
-    let line = crate::cmd::error_line(msg);
+    let line = crate::message::error_line(msg);
     (status, Json(serde_json::json!({ "error": line }))).into_response()
 }
 
@@ -61,6 +61,11 @@ impl Failure {
     fn unavailable(msg: impl Into<String>) -> Self {
         Failure(StatusCode::SERVICE_UNAVAILABLE, msg.into())
     }
+}
+
+/// A 503 for an error the server met answering (see [`Failure::unavailable`]).
+fn unavailable(e: impl std::fmt::Display) -> Failure {
+    Failure::unavailable(e.to_string())
 }
 
 impl IntoResponse for Failure {
@@ -162,26 +167,26 @@ struct Position {
 const GAMES: [GameKind; 2] = [GameKind::Connect4, GameKind::Tictactoe];
 
 /// The game set up at the position asked for, or what is wrong with the request (a 400).
-fn parse(q: &Position) -> Result<AnyGame, String> {
+fn parse(q: &Position) -> Result<AnyGame, Failure> {
     use clap::ValueEnum;
     let name = q
         .game
         .as_deref()
-        .ok_or("missing game (connect4 or tictactoe)")?;
+        .ok_or_else(|| Failure::bad("missing game (connect4 or tictactoe)"))?;
     let kind = GameKind::from_str(name, false)
         .ok()
         .filter(|k| GAMES.contains(k))
         .ok_or_else(|| {
-            format!(
+            Failure::bad(format!(
                 "unknown game '{}' (expected connect4 or tictactoe)",
                 cutoff::game::quote_max(name, 40)
-            )
+            ))
         })?;
     let pos = q.pos.as_deref().filter(|p| !p.is_empty());
     if pos.is_some_and(|p| p.len() > 200) {
-        return Err("position longer than 200 bytes".into());
+        return Err(Failure::bad("position longer than 200 bytes"));
     }
-    AnyGame::parse(&GameArgs::new(kind, pos))
+    AnyGame::parse(&GameArgs::new(kind, pos)).map_err(|e| Failure::bad(e.to_string()))
 }
 
 /// Raises the stop flag when dropped: a request whose client went away drops its handler's
@@ -250,21 +255,19 @@ where
 async fn analyse(Shared(state): Shared<Arc<State>>, Params(q): Params<Position>) -> Response {
     let game = match parse(&q) {
         Ok(g) => g,
-        Err(e) => return error(StatusCode::BAD_REQUEST, &e),
+        Err(failure) => return failure.into_response(),
     };
     let position = q.pos.clone().filter(|p| !p.is_empty());
     let pool = state.pool.clone();
     search(&state, move |stop| {
         let scale = game.scale();
-        let report = game
-            .visit(Analyse {
-                stop,
-                position,
-                scale,
-                progress: None,
-                pool: pool.as_deref(),
-            })
-            .map_err(Failure::unavailable)?;
+        let report = game.visit(Analyse {
+            stop,
+            position,
+            scale,
+            progress: None,
+            pool: pool.as_deref(),
+        })?;
         encode(&report)
     })
     .await
@@ -280,25 +283,25 @@ struct Analyse<'a> {
 }
 
 impl GameVisitor for Analyse<'_> {
-    type Output = Result<serde_json::Value, String>;
+    type Output = Result<serde_json::Value, Failure>;
     fn visit<G: Describe>(self, game: &G) -> Self::Output {
-        let tt = TranspositionTable::try_new(TABLE_MIB).map_err(|e| e.to_string())?;
+        let tt = TranspositionTable::try_new(TABLE_MIB).map_err(unavailable)?;
         let engine = Engine {
             progress: self.progress,
             // The first moves of Connect Four would take minutes to solve: the book has them.
             book: crate::book::builtin().ok(),
             ..Engine::new(&tt, self.pool, true, self.stop)
         };
-        let report = analyse::report(game, &game.initial(), &engine, self.position, self.scale)
-            .map_err(|nodes| format!("stopped after {nodes} nodes"))?;
-        serde_json::to_value(report).map_err(|e| e.to_string())
+        let report = analysis::report(game, &game.initial(), &engine, self.position, self.scale)
+            .map_err(|nodes| Failure::unavailable(format!("stopped after {nodes} nodes")))?;
+        serde_json::to_value(report).map_err(unavailable)
     }
 }
 
 async fn solve(Shared(state): Shared<Arc<State>>, Params(q): Params<Position>) -> Response {
     let game = match parse(&q) {
         Ok(g) => g,
-        Err(e) => return error(StatusCode::BAD_REQUEST, &e),
+        Err(failure) => return failure.into_response(),
     };
     let budget = match q.time_ms {
         None => None,
@@ -317,13 +320,11 @@ async fn solve(Shared(state): Shared<Arc<State>>, Params(q): Params<Position>) -
     };
     search(&state, move |stop| {
         let scale = game.scale();
-        let report = game
-            .visit(SolveOne {
-                stop,
-                scale,
-                budget,
-            })
-            .map_err(Failure::unavailable)?;
+        let report = game.visit(SolveOne {
+            stop,
+            scale,
+            budget,
+        })?;
         encode(&report)
     })
     .await
@@ -336,7 +337,7 @@ struct SolveOne<'a> {
 }
 
 impl GameVisitor for SolveOne<'_> {
-    type Output = Result<serde_json::Value, String>;
+    type Output = Result<serde_json::Value, Failure>;
     fn visit<G: Describe>(self, game: &G) -> Self::Output {
         let root = game.initial();
         // A budgeted reply (the page's solver) takes the book's exact move where it has one:
@@ -347,7 +348,7 @@ impl GameVisitor for SolveOne<'_> {
                 .and_then(|b| b.best(game, &root))
             {
                 let report = Report::from_book(game, &root, v, mv, self.scale);
-                return serde_json::to_value(report).map_err(|e| e.to_string());
+                return serde_json::to_value(report).map_err(unavailable);
             }
         }
         let out = Solver::new(game)
@@ -356,12 +357,15 @@ impl GameVisitor for SolveOne<'_> {
             .stop_flag(self.stop)
             .time(self.budget)
             .run()
-            .map_err(|e| e.to_string())?;
+            .map_err(unavailable)?;
         if out.stopped == Some(Stop::Interrupted) {
-            return Err(format!("stopped after {} nodes", out.stats.nodes));
+            return Err(Failure::unavailable(format!(
+                "stopped after {} nodes",
+                out.stats.nodes
+            )));
         }
         let report = Report::from_outcome(game, &root, &out, None, self.scale);
-        serde_json::to_value(report).map_err(|e| e.to_string())
+        serde_json::to_value(report).map_err(unavailable)
     }
 }
 
@@ -461,7 +465,7 @@ async fn trace_posted(
 async fn trace(state: &State, q: &TraceQuery, source: TreeSource) -> Response {
     let algo = match trace_algo(q.algo.as_deref()) {
         Ok(a) => a,
-        Err(e) => return error(StatusCode::BAD_REQUEST, &e),
+        Err(failure) => return failure.into_response(),
     };
     let order = match q.order.as_deref().unwrap_or("natural") {
         "natural" => TraceOrder::Natural,
@@ -568,16 +572,16 @@ struct TraceNode {
 
 /// The algorithm asked for, read as either family (two-player or [`cutoff::multi`]); the
 /// exact solver and the game theory are not for stepping through.
-fn trace_algo(name: Option<&str>) -> Result<Option<AnyAlgo>, String> {
+fn trace_algo(name: Option<&str>) -> Result<Option<AnyAlgo>, Failure> {
     let Some(name) = name else { return Ok(None) };
     match crate::position::parse_any_algo(name) {
         Ok(AnyAlgo::Two(cutoff::Algorithm::Solve | cutoff::Algorithm::Theory)) | Err(_) => {
-            Err(format!(
+            Err(Failure::bad(format!(
                 "unknown algorithm '{}' (expected minimax, negamax, alphabeta, alphabeta-hard, \
                  veb, ab, pvs, mtdf, expectiminimax, expectinegamax, star1, star2, maxn, \
                  maxn-plain, paranoid or brs)",
                 cutoff::game::quote_max(name, 40)
-            ))
+            )))
         }
         Ok(a) => Ok(Some(a)),
     }
@@ -714,7 +718,7 @@ fn trace_tree(
     order: TraceOrder,
     stop: &AtomicBool,
 ) -> Result<Vec<u8>, Failure> {
-    use crate::cmd::tree::{choose, TreeSearch};
+    use crate::trees::{choose, TreeSearch};
     use cutoff::games::chance::tree_multi::MultiTree;
     use cutoff::games::perfect::tree::Tree;
     let multi = MultiTree::parse(text, 0).map_err(|e| Failure::bad(e.0))?;
@@ -724,7 +728,7 @@ fn trace_tree(
             multi.len()
         )));
     }
-    let (tree, algo) = match choose(&multi, algo).map_err(Failure::bad)? {
+    let (tree, algo) = match choose(&multi, algo).map_err(|e| Failure::bad(e.to_string()))? {
         TreeSearch::Plain(t, a) => (t, a),
         TreeSearch::Multi(a) if order == TraceOrder::Natural => {
             return trace_multi(&multi, a, stop)
@@ -744,9 +748,9 @@ fn trace_tree(
         reordered = Tree::parse(&s, cutoff::Player::First).map_err(|e| Failure::bad(e.0))?;
         &reordered
     };
-    // `cutoff tree`'s search (cmd::tree::search_with), with the budget and the stop flag.
+    // `cutoff tree`'s search (`cmd::tree::search_with`), with the budget and the stop flag.
     let tt = if algo.uses_table() {
-        Some(crate::cmd::table(1).map_err(Failure::unavailable)?)
+        Some(TranspositionTable::try_new(1).map_err(unavailable)?)
     } else {
         None
     };
@@ -858,7 +862,7 @@ fn trace_multi(
 
 /// The state the event stream carries from one event to the next.
 struct Streaming {
-    task: tokio::task::JoinHandle<Result<serde_json::Value, String>>,
+    task: tokio::task::JoinHandle<Result<serde_json::Value, Failure>>,
     progress: Arc<MoveProgress>,
     stop: Arc<AtomicBool>,
     started: std::time::Instant,
@@ -873,7 +877,7 @@ async fn analyse_stream(
     use axum::response::sse::{Event, KeepAlive, Sse};
     let game = match parse(&q) {
         Ok(g) => g,
-        Err(e) => return error(StatusCode::BAD_REQUEST, &e),
+        Err(failure) => return failure.into_response(),
     };
     let permit = match slot(&state).await {
         Ok(p) => p,
@@ -910,7 +914,7 @@ async fn analyse_stream(
             joined = &mut st.task => {
                 let event = match joined {
                     Ok(Ok(json)) => Event::default().event("result").data(json.to_string()),
-                    Ok(Err(e)) => error_event(&if st.started.elapsed() >= TIME_LIMIT {
+                    Ok(Err(Failure(_, e))) => error_event(&if st.started.elapsed() >= TIME_LIMIT {
                         format!("the search did not finish within {} s", TIME_LIMIT.as_secs())
                     } else {
                         e
@@ -934,7 +938,7 @@ async fn analyse_stream(
 }
 
 fn error_event(msg: &str) -> axum::response::sse::Event {
-    let line = crate::cmd::error_line(msg);
+    let line = crate::message::error_line(msg);
     axum::response::sse::Event::default()
         .event("failure")
         .data(serde_json::json!({ "error": line }).to_string())

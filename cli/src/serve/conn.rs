@@ -4,7 +4,7 @@
 //! drops a connection whose writes make no progress for [`WRITE_STALL`]; Ctrl-C or SIGTERM
 //! stops accepting and lets the connections finish their answers, as `axum::serve` did.
 
-use super::{say, HEADER_TIMEOUT, MAX_CONNECTIONS, WRITE_STALL};
+use super::{say, ServeError, HEADER_TIMEOUT, MAX_CONNECTIONS, WRITE_STALL};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -29,15 +29,13 @@ impl Limits {
     /// [`HEADER_TIMEOUT`] and [`WRITE_STALL`], unless `CUTOFF_SERVE_HEADER_TIMEOUT_MS` or
     /// `CUTOFF_SERVE_WRITE_STALL_MS` say otherwise. These are test hooks: the tests of
     /// `tests/serve_hostile.rs` cannot wait 10 or 30 s for each case.
-    pub(crate) fn from_env() -> Result<Limits, String> {
-        let get = |name: &str, default: Duration| -> Result<Duration, String> {
-            match std::env::var(name) {
+    pub(crate) fn from_env() -> Result<Limits, ServeError> {
+        let get = |var: &'static str, default: Duration| -> Result<Duration, ServeError> {
+            match std::env::var(var) {
                 Err(_) => Ok(default),
-                Ok(v) => match v.parse::<u64>() {
+                Ok(value) => match value.parse::<u64>() {
                     Ok(ms) if ms > 0 => Ok(Duration::from_millis(ms)),
-                    _ => Err(format!(
-                        "{name} must be a whole number of milliseconds above 0, not {v:?}"
-                    )),
+                    _ => Err(ServeError::Timeout { var, value }),
                 },
             }
         };

@@ -82,27 +82,55 @@ pub(crate) struct State {
     pub pool: Option<Arc<rayon::ThreadPool>>,
 }
 
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    /// The async runtime would not start.
+    #[error("cannot start the server's runtime: {0}")]
+    Runtime(#[source] std::io::Error),
+    /// The address could not be listened on.
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        /// The address.
+        addr: SocketAddr,
+        /// The system's reason.
+        source: std::io::Error,
+    },
+    /// The address listened on could not be read back.
+    #[error("cannot read the address listened on: {0}")]
+    LocalAddr(#[source] std::io::Error),
+    /// A test hook's variable that is not a time.
+    #[error("{var} must be a whole number of milliseconds above 0, not {value:?}")]
+    Timeout {
+        /// The variable.
+        var: &'static str,
+        /// Its value.
+        value: String,
+    },
+    /// The analyses' threads would not start.
+    #[error(transparent)]
+    Pool(#[from] crate::analysis::PoolError),
+}
+
 /// Runs `cutoff serve` until Ctrl-C or SIGTERM.
-pub fn run(args: &Args) -> Result<(), String> {
+pub fn run(args: &Args) -> Result<(), ServeError> {
     ignore_broken_pipes();
     return_large_buffers();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server's runtime: {e}"))?;
+        .map_err(ServeError::Runtime)?;
     rt.block_on(serve(args))
 }
 
-async fn serve(args: &Args) -> Result<(), String> {
+async fn serve(args: &Args) -> Result<(), ServeError> {
     let limits = conn::Limits::from_env()?;
     let addr = SocketAddr::new(args.host, args.port);
     let listener = tokio::net::TcpListener::bind(addr)
         .await
-        .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the address listened on: {e}"))?;
+        .map_err(|source| ServeError::Listen { addr, source })?;
+    let local = listener.local_addr().map_err(ServeError::LocalAddr)?;
     let url = format!("http://{local}/");
     // Once listening, not before: an address it cannot listen on is one error line alone.
     if !args.host.is_loopback() {
@@ -126,8 +154,7 @@ async fn serve(args: &Args) -> Result<(), String> {
     if args.open {
         open_browser(&url);
     }
-    let threads = crate::cmd::threads(None)?;
-    let pool = crate::cmd::analyse::Engine::pool(threads)?.map(Arc::new);
+    let pool = crate::analysis::Engine::pool(crate::analysis::cores())?.map(Arc::new);
     let app = router(Arc::new(State {
         slots: Arc::new(tokio::sync::Semaphore::new(SEARCHES)),
         pool,

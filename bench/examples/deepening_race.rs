@@ -10,9 +10,10 @@
 //! cargo run --release -p cutoff-bench --example deepening_race -- [ROUNDS] [POSITIONS] [DEPTH]
 //! ```
 
+use cutoff::advanced::parallel_iterative_deepening;
+use cutoff::advanced::{iterative_deepening, Limits};
 use cutoff::games::perfect::connect4::{parse_suite, Connect4};
-use cutoff::parallel::{parallel_iterative_deepening, Mode, ParallelConfig};
-use cutoff::search::{iterative_deepening, Limits};
+use cutoff::solver::{Mode, ParallelConfig};
 use cutoff::tt::TranspositionTable;
 use cutoff::Game;
 

@@ -6,10 +6,12 @@
 //! cargo run --release -p cutoff-bench --example policy_cost -- FILE [LIMIT]
 //! ```
 
+use cutoff::advanced::parallel_search;
+use cutoff::advanced::{Limits, Searcher};
 use cutoff::games::perfect::connect4::parse_suite;
-use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
-use cutoff::search::{Algorithm, Limits, Searcher};
+use cutoff::solver::{Mode, ParallelConfig};
 use cutoff::tt::TranspositionTable;
+use cutoff::Algorithm;
 use std::time::Instant;
 
 fn main() {

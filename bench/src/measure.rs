@@ -1,7 +1,8 @@
 //! One timed serial search: the figures every report here is built from.
 
+use cutoff::advanced::Searcher;
 use cutoff::tt::TranspositionTable;
-use cutoff::{Algorithm, Game, Searcher, Value};
+use cutoff::{Algorithm, Game, Value};
 use std::time::{Duration, Instant};
 
 /// What one search found and counted, and how long it took.

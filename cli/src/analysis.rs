@@ -3,8 +3,8 @@
 //! ([`Engine`]), and the report of every move's exact value ([`report`]).
 
 use crate::position::Describe;
-use cutoff::search::{MoveProgress, Progress};
 use cutoff::solver::{Analysis, Solver, Threads, Verdict};
+use cutoff::solver::{MoveProgress, Progress};
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Value};
 use serde::Serialize;

@@ -14,10 +14,11 @@
 //! blank lines; every other deviation is an error naming the line (and, for the control game,
 //! the board).
 
+use cutoff::advanced::search;
 use cutoff::game::GameError;
 use cutoff::games::perfect::control::{parse_row, Control, MAX_VERTICES};
 use cutoff::games::perfect::tictactoe::TicTacToe;
-use cutoff::search::{search, Algorithm};
+use cutoff::Algorithm;
 use std::iter::Peekable;
 
 /// Most boards one control-game input may hold (the judge's own limit is 25).

@@ -2,8 +2,9 @@
 //! one JSON object for tools. Every field is typed; docs/guide/solve.md lists them. Also the
 //! table of every move's value that `analyse` and `play` print.
 
+use cutoff::advanced::SearchResult;
 use cutoff::solver::{self, Stop, Verdict};
-use cutoff::{Algorithm, Notation, SearchResult, Stats, Value};
+use cutoff::{Algorithm, Notation, Stats, Value};
 use serde::Serialize;
 
 /// Everything `solve` and `tree` print about one search.

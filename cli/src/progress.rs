@@ -3,7 +3,7 @@
 //! for logs and batch jobs. Both show the elapsed time, the nodes, the node rate, the exact
 //! solver's window and the depth iterative deepening finished.
 
-use cutoff::search::{Progress, Snapshot};
+use cutoff::solver::{Progress, Snapshot};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

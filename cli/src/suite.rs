@@ -1,12 +1,14 @@
 //! Connect Four position suites: files of `<moves> <score>` lines, solved one by one and
 //! checked against their expected scores.
 
+use cutoff::advanced::parallel_search;
+use cutoff::advanced::{Limits, Searcher};
 use cutoff::game::{Game, Value};
 use cutoff::games::perfect::connect4::{Connect4, SuiteLine};
-use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
-use cutoff::search::{Algorithm, Limits, Searcher};
 use cutoff::solver::AUTO_SERIAL_NODES;
+use cutoff::solver::{Mode, ParallelConfig};
 use cutoff::tt::{TranspositionTable, TtStats};
+use cutoff::Algorithm;
 use serde::Serialize;
 use std::time::Instant;
 

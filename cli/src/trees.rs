@@ -1,6 +1,6 @@
 //! Hand-written trees, as `cutoff tree` and the server's trace read them: which search a
 //! tree gets. Plain two-player trees go through the two-player searches
-//! ([`cutoff::Searcher`]); trees with chance nodes, vector leaves or decimals, and plain trees
+//! ([`cutoff::advanced::Searcher`]); trees with chance nodes, vector leaves or decimals, and plain trees
 //! given a search of that kind, go through [`cutoff::multi`].
 
 use crate::position::AnyAlgo as TreeAlgo;

@@ -1,8 +1,9 @@
 //! The test-set runner: per-position node counts do not depend on the order of the file.
 
+use cutoff::advanced::Searcher;
 use cutoff::games::perfect::connect4::{parse_suite, Connect4, SuiteLine};
 use cutoff::tt::TranspositionTable;
-use cutoff::{Algorithm, Game, Searcher};
+use cutoff::{Algorithm, Game};
 use cutoff_cli::suite::{run_suite, SuiteOptions};
 
 fn middle_easy() -> Vec<SuiteLine> {
@@ -20,7 +21,7 @@ fn nodes_by_line(lines: &[SuiteLine], keep_table: bool) -> Vec<(usize, u64)> {
         threads: 1,
         auto_threads: false,
         tt_mib: 16,
-        parallel: cutoff::parallel::ParallelConfig::default(),
+        parallel: cutoff::solver::ParallelConfig::default(),
         keep_table,
     };
     let (results, summary) = run_suite(lines, opts, &|| ()).expect("the suite runs");

@@ -2,11 +2,12 @@
 //! parser's errors, the `cutoff tree` command, and every search against a brute-force minimax
 //! on random trees.
 
+use cutoff::advanced::Searcher;
 use cutoff::games::perfect::tree::{Spec, Tree, MAX_CHILDREN, MAX_DEPTH};
 use cutoff::trace::{Event, Trace};
 use cutoff::tt::TranspositionTable;
 use cutoff::Notation;
-use cutoff::{Algorithm, Game, Player, Searcher, Stats, Value};
+use cutoff::{Algorithm, Game, Player, Stats, Value};
 use cutoff_cli::walk::{CutKind, TreeWalk};
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -105,7 +106,7 @@ fn exercise_tree_value_is_11_for_every_algorithm() {
     for algo in Algorithm::ALL {
         let (v, _, _) = traced(&tree, algo);
         assert_eq!(v, 11, "{algo}");
-        let r = cutoff::search(&tree, tree.initial(), algo, None);
+        let r = cutoff::advanced::search(&tree, tree.initial(), algo, None);
         assert_eq!(r.value, 11, "{algo} without a trace");
         assert_eq!(
             r.best_move.map(|m| tree.name(m)),
@@ -242,7 +243,7 @@ fn three_children_value_2_prunes_only_the_leaf_8() {
             assert!(pruned.is_empty(), "{algo}");
         }
     }
-    let r = cutoff::search(&tree, tree.initial(), Algorithm::AlphaBeta, None);
+    let r = cutoff::advanced::search(&tree, tree.initial(), Algorithm::AlphaBeta, None);
     assert_eq!(tree.format_move(&tree.initial(), r.best_move.unwrap()), "2");
 }
 
@@ -262,7 +263,7 @@ fn labelled_tree_parses_and_names_its_nodes() {
     assert_eq!(tree.label(first_leaf), None);
     // MAX at P11, MIN at P21 (3) and P22 (2): value 3 through P21.
     for algo in Algorithm::ALL {
-        let r = cutoff::search(&tree, tree.initial(), algo, None);
+        let r = cutoff::advanced::search(&tree, tree.initial(), algo, None);
         assert_eq!(r.value, 3, "{algo}");
         let best = r.best_move.expect("a move");
         assert_eq!(tree.format_move(&tree.initial(), best), "P21", "{algo}");
@@ -291,12 +292,12 @@ fn labels_with_comments_and_single_leaves() {
     assert_eq!(tree.len(), 1);
     assert_eq!(tree.name(0), "A");
     assert_eq!(tree.height(), 0);
-    let r = cutoff::search(&tree, tree.initial(), Algorithm::AlphaBeta, None);
+    let r = cutoff::advanced::search(&tree, tree.initial(), Algorithm::AlphaBeta, None);
     assert_eq!((r.value, r.best_move), (3, None));
     let min = Tree::parse("-7", Player::Second).unwrap();
     assert_eq!(
         min.root_side().sign()
-            * cutoff::search(&min, min.initial(), Algorithm::Negamax, None).value,
+            * cutoff::advanced::search(&min, min.initial(), Algorithm::Negamax, None).value,
         -7
     );
     let t = parse("x_1.y-z:(a:1 b:-2) (_c:4)");
@@ -330,7 +331,7 @@ fn a_min_root_flips_the_levels() {
         assert_eq!(traced(&tmax, algo).0, max_root, "{algo}");
         assert_eq!(traced(&tmin, algo).0, min_root, "{algo}");
     }
-    let r = cutoff::search(&tmin, tmin.initial(), Algorithm::AlphaBeta, None);
+    let r = cutoff::advanced::search(&tmin, tmin.initial(), Algorithm::AlphaBeta, None);
     assert_eq!(tmin.format_move(&tmin.initial(), r.best_move.unwrap()), "1");
     // With MIN at the root the children are MAX nodes: once child 1 gives MIN 5, the 9 under
     // child 2 and the 8 under child 3 reach beta = 5 and cut off the leaves after them.
@@ -532,7 +533,7 @@ fn every_algorithm_agrees_with_brute_force_on_random_trees() {
                 if let Some(mv) = best {
                     let child = tree.play(&tree.initial(), mv);
                     // From the child's side to move: the root's side sees its negation.
-                    let cv = cutoff::search(&tree, child, Algorithm::Minimax, None).value;
+                    let cv = cutoff::advanced::search(&tree, child, Algorithm::Minimax, None).value;
                     assert_eq!(-cv, v, "{algo}'s best move on tree {i} {spec:?}");
                 } else {
                     assert!(tree.is_leaf(tree.root()), "{algo} gave no move on tree {i}");

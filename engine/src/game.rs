@@ -18,32 +18,7 @@ pub const INF: Value = 1 << 30;
 /// The move code meaning "no move" (see [`Game::move_code`]).
 pub const NO_CODE: u8 = 0xFF;
 
-/// The two players. `First` moves first and is the MAX player of minimax.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
-    /// The player who moves first (MAX).
-    First,
-    /// The player who moves second (MIN).
-    Second,
-}
-
-impl Player {
-    /// The other player.
-    pub fn other(self) -> Player {
-        match self {
-            Player::First => Player::Second,
-            Player::Second => Player::First,
-        }
-    }
-
-    /// +1 for `First` (MAX), -1 for `Second` (MIN): turns a side-to-move value into MAX's view.
-    pub fn sign(self) -> Value {
-        match self {
-            Player::First => 1,
-            Player::Second => -1,
-        }
-    }
-}
+pub use crate::players::Player;
 
 /// A bad position, move or game description: the message names what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,7 +13,7 @@
 //! println!("{:?}, best move {:?}", report.verdict, report.best_move);
 //! ```
 //!
-//! [`Solver`](solver::Solver) is the way into every two-player search: it picks serial or
+//! [`Solver`] is the way into every two-player search: it picks serial or
 //! parallel, checks its settings, honours time and node budgets and a stop flag, and says what
 //! its value is ([`Verdict`](solver::Verdict): exact, depth-limited, or only bounded).
 //! [`Solver::run`](solver::Solver::run) gives one report;
@@ -21,18 +21,26 @@
 //!
 //! # Where things are
 //!
-//! - [`game`]: the [`Game`] trait every two-player game implements, its knowledge hooks, and
+//! - [`game`]: the [`Game`] trait every two-player game implements (the rules), and
 //!   [`Notation`] (how a front end names a game and writes its moves).
+//! - [`knowledge`]: what a solver may know of a game beyond its rules, each hook with a
+//!   default that changes nothing.
+//! - [`players`]: the words every model shares: [`Player`], [`players::Turn`],
+//!   [`players::Payoffs`].
 //! - [`games`]: the games, grouped by model: [`games::perfect`] (the [`Game`] model: Connect
 //!   Four, tic-tac-toe, Sim, the control game, take-away games, hand-written and random
 //!   trees), [`games::chance`] (the [`multi::MultiGame`] model: Pig, random trees with chance
 //!   nodes, general tree files), [`games::imperfect`] (the [`cfr::Extensive`] model: Kuhn,
 //!   Leduc).
-//! - [`solver`]: [`Solver`](solver::Solver), one builder for any two-player search.
-//! - [`search`](mod@search): the serial searches, one file each (minimax, negamax,
-//!   alpha-beta, VEB, AB, PVS, MTD(f), the null-window solver, iterative deepening) and the one
-//!   node routine (`search/pvs.rs`) that the table-driven searches share, serial or parallel.
-//! - [`parallel`]: YBWC, ABDADA, Lazy SMP and root splitting: policies of that node routine.
+//! - [`solver`]: [`Solver`], one builder for any two-player search, serial or parallel, with
+//!   its settings ([`Algorithm`], [`solver::Mode`], [`solver::ParallelConfig`]). Underneath:
+//!   the serial searches, one file each in `engine/src/search/` (minimax, negamax, alpha-beta,
+//!   VEB, AB, PVS, MTD(f), the null-window solver, iterative deepening) with the one node
+//!   routine (`search/pvs.rs`) that the table-driven searches share, and YBWC, ABDADA, Lazy
+//!   SMP and root splitting in `engine/src/parallel/` as policies of that routine.
+//! - [`advanced`]: the lower-level entry points `Solver` is built on ([`advanced::Searcher`],
+//!   [`advanced::search()`], iterative deepening, the parallel driver), for a search driven by
+//!   hand or watched node by node.
 //! - [`tt`]: the lock-free transposition table; [`ordering`]: move ordering.
 //! - [`trace`]: recording the order in which a search settles values and what it prunes.
 //! - [`multi`]: games with chance nodes or more than two players: expectiminimax, Star1,
@@ -46,6 +54,7 @@
 
 #![deny(missing_docs)]
 
+pub mod advanced;
 pub(crate) mod arena;
 pub mod cfr;
 pub mod game;
@@ -53,15 +62,17 @@ pub mod games;
 pub mod knowledge;
 pub mod multi;
 pub mod ordering;
-pub mod parallel;
+pub(crate) mod parallel;
+pub mod players;
 pub mod rng;
-pub mod search;
+pub(crate) mod search;
 pub mod solver;
 pub mod trace;
 pub mod tt;
 
 pub use game::{Game, GameError, MoveBuffer, MoveList, Notation, Player, Value, INF};
-pub use search::{search, Algorithm, SearchResult, Searcher, Stats};
+pub use search::{Algorithm, Stats};
+pub use solver::Solver;
 
 /// The README's Rust code blocks, compiled and run as doc-tests, so that its library example
 /// stays true.

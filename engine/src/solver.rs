@@ -18,12 +18,12 @@
 //! ones lose a few milliseconds at most.
 
 use crate::game::{Game, MoveBuffer, Notation, Value};
-use crate::parallel::{
-    parallel_iterative_deepening, parallel_search, ParallelConfig, ParallelResult,
-};
-use crate::search::{
-    iterative_deepening, Algorithm, Limits, MoveProgress, Progress, Searcher, Stats,
-};
+use crate::parallel::{parallel_iterative_deepening, parallel_search, ParallelResult};
+use crate::search::{iterative_deepening, Algorithm, Limits, Searcher, Stats};
+
+// The settings and progress types of the solver's builder, at home beside it.
+pub use crate::parallel::{Mode, ParallelConfig};
+pub use crate::search::{MoveProgress, Progress, Snapshot};
 use crate::tt::{TableError, TranspositionTable, TtStats};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

@@ -4,10 +4,11 @@
 //! The counter is per thread (the test harness runs other tests on other threads at the same
 //! time) and lives in a `const`-initialised thread-local `Cell`, so counting never allocates.
 
+use cutoff::advanced::Searcher;
 use cutoff::games::perfect::random_tree::{Order, RandomTree};
 use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
-use cutoff::{Algorithm, Game, Searcher};
+use cutoff::{Algorithm, Game};
 
 mod common;
 use common::counting::counted;

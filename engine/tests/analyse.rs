@@ -12,7 +12,7 @@ use std::time::Duration;
 
 /// Brute-force minimax value of `pos` from its side to move (no table, no pruning).
 fn minimax<G: Game>(game: &G, pos: G::Pos) -> Value {
-    cutoff::search(game, pos, Algorithm::Minimax, None).value
+    cutoff::advanced::search(game, pos, Algorithm::Minimax, None).value
 }
 
 /// The legal moves of `pos` in the game's order.

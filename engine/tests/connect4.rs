@@ -1,12 +1,13 @@
 //! Connect Four's game knowledge against known values: the analysis hook, the static bounds,
 //! the mirrored table key and the searches that use them.
 
+use cutoff::advanced::{search, Searcher};
 use cutoff::games::perfect::connect4::{parse_suite, SuiteLine};
 use cutoff::games::perfect::connect4::{Bitboard, Connect4, MAX_SCORE, MIN_SCORE};
 use cutoff::games::perfect::connect4::{Connect4Knowledge as K, Connect4Scratch};
 use cutoff::knowledge::{Assessment, Knowledge};
 use cutoff::tt::TranspositionTable;
-use cutoff::{search, Algorithm, Game, MoveBuffer, Searcher};
+use cutoff::{Algorithm, Game, MoveBuffer};
 
 fn set(name: &str) -> Vec<SuiteLine> {
     let path = format!(

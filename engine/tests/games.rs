@@ -2,12 +2,13 @@
 //! board reader, and the control game against a brute-force oracle (generic searches and the
 //! Sprague-Grundy solver alike).
 
+use cutoff::advanced::{SearchResult, Searcher};
 use cutoff::games::perfect::control::{Control, ControlPos};
 use cutoff::games::perfect::takeaway::{TakeAway, MAX_ITEMS};
 use cutoff::games::perfect::tictactoe::{Board, TicTacToe};
 use cutoff::tt::TranspositionTable;
 use cutoff::Notation;
-use cutoff::{Algorithm, Game, GameError, Player, SearchResult, Searcher, Value};
+use cutoff::{Algorithm, Game, GameError, Player, Value};
 use std::collections::HashMap;
 
 /// Runs `algo` on `game` from `root` to the end, with a table for the searches that use one.
@@ -24,7 +25,7 @@ fn run<G: Game>(game: &G, root: G::Pos, algo: Algorithm) -> SearchResult<G::Move
             algo,
         }
     } else {
-        cutoff::search(game, root, algo, None)
+        cutoff::advanced::search(game, root, algo, None)
     }
 }
 
@@ -109,7 +110,7 @@ fn matchsticks_6_first_player_wins_by_taking_1() {
     fn tree_size(n: u32) -> u64 {
         1 + (1..=3.min(n)).map(|t| tree_size(n - t)).sum::<u64>()
     }
-    let r = cutoff::search(&game, root, Algorithm::Minimax, None);
+    let r = cutoff::advanced::search(&game, root, Algorithm::Minimax, None);
     assert_eq!(r.stats.nodes, tree_size(6));
 }
 
@@ -153,7 +154,7 @@ fn zero_items_is_a_finished_game() {
     let stones = TakeAway::stones(0).unwrap();
     assert_eq!(stones.outcome(&stones.initial()), Some(-1));
     assert_eq!(sticks.max_plies(&sticks.initial()), 0);
-    let r = cutoff::search(&sticks, sticks.initial(), Algorithm::AlphaBeta, None);
+    let r = cutoff::advanced::search(&sticks, sticks.initial(), Algorithm::AlphaBeta, None);
     assert_eq!((r.value, r.best_move), (1, None));
 }
 
@@ -199,7 +200,7 @@ fn misere_with_items_left_but_no_fitting_take_is_a_loss_for_the_mover() {
     // 3 items, take 2 or 3: taking 3 takes the last item and loses; taking 2 leaves 1,
     // which the opponent cannot take from: the opponent loses.
     let game = TakeAway::new(3, &[2, 3], true).unwrap();
-    let r = cutoff::search(&game, game.initial(), Algorithm::AlphaBeta, None);
+    let r = cutoff::advanced::search(&game, game.initial(), Algorithm::AlphaBeta, None);
     assert_eq!(r.value, 1);
     assert_eq!(r.best_move, Some(2));
     assert_eq!(game.max_plies(&game.initial()), 2);
@@ -304,7 +305,7 @@ fn empty_board_is_a_draw_for_every_algorithm() {
 fn minimax_visits_the_classic_549946_nodes_and_255168_games() {
     let game = TicTacToe::new();
     for algo in [Algorithm::Minimax, Algorithm::Negamax] {
-        let r = cutoff::search(&game, game.initial(), algo, None);
+        let r = cutoff::advanced::search(&game, game.initial(), algo, None);
         assert_eq!(r.stats.nodes, 549_946, "{algo}");
         assert_eq!(r.stats.leaves, 255_168, "{algo}");
         assert_eq!(r.stats.max_ply, 9, "{algo}");
@@ -319,7 +320,7 @@ fn alphabeta_visits_far_fewer_nodes() {
         Algorithm::AlphaBetaHard,
         Algorithm::Ab,
     ] {
-        let r = cutoff::search(&game, game.initial(), algo, None);
+        let r = cutoff::advanced::search(&game, game.initial(), algo, None);
         assert_eq!(r.value, 0);
         assert!(
             r.stats.nodes < 549_946 / 10,
@@ -360,7 +361,7 @@ fn every_reachable_board_agrees_with_brute_force() {
         if expected == 1 && game.outcome(&pos).is_none() {
             wins += 1;
             // The best move keeps the forced win.
-            let r = cutoff::search(&game, pos, Algorithm::AlphaBeta, None);
+            let r = cutoff::advanced::search(&game, pos, Algorithm::AlphaBeta, None);
             let mut after = cells;
             let cell = r.best_move.unwrap() as usize - 1;
             after[cell] = if side == Player::First { 1 } else { 2 };
@@ -385,7 +386,7 @@ fn every_reachable_board_agrees_with_brute_force() {
 fn known_forced_wins() {
     // X to move completes the top row.
     let game = TicTacToe::from_board("XX./OO./...").unwrap();
-    let r = cutoff::search(&game, game.initial(), Algorithm::AlphaBeta, None);
+    let r = cutoff::advanced::search(&game, game.initial(), Algorithm::AlphaBeta, None);
     assert_eq!(r.value, 1);
     assert_eq!(game.format_move(&game.initial(), r.best_move.unwrap()), "3");
     // O to move must block, then X forks: X wins (corner, centre, opposite corner for O

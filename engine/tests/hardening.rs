@@ -91,7 +91,7 @@ fn errors_quote_long_tokens_cut_short() {
     check_message(&e.0, "unknown order");
     let e = big.parse::<cutoff::Algorithm>().unwrap_err();
     check_message(&e, "unknown algorithm");
-    let e = big.parse::<cutoff::parallel::Mode>().unwrap_err();
+    let e = big.parse::<cutoff::solver::Mode>().unwrap_err();
     check_message(&e, "unknown parallel mode");
     let tree = Tree::parse("(1 2)", Player::First).unwrap();
     let e = tree.parse_move(&tree.initial(), &big).unwrap_err();

@@ -3,12 +3,13 @@
 //! moves and lines, and the facts the theory is built on (parity of lone vertices, the mirror
 //! strategy on grids, the take-away closed forms).
 
+use cutoff::advanced::theory;
+use cutoff::advanced::Searcher;
 use cutoff::games::perfect::control::{Control, ControlPos};
 use cutoff::games::perfect::takeaway::{TakeAway, MAX_ITEMS};
 use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::knowledge::Knowledge;
-use cutoff::search::theory::theory;
-use cutoff::{Algorithm, Game, MoveBuffer, Player, Searcher, Value};
+use cutoff::{Algorithm, Game, MoveBuffer, Player, Value};
 
 /// splitmix64, seeded: the tests are reproducible.
 struct Rng(u64);
@@ -103,7 +104,7 @@ fn all(n: usize) -> u64 {
 
 /// The value of `pos` by plain alpha-beta, to the end of the game.
 fn alphabeta<G: Game>(game: &G, pos: G::Pos) -> Value {
-    cutoff::search(game, pos, Algorithm::AlphaBeta, None).value
+    cutoff::advanced::search(game, pos, Algorithm::AlphaBeta, None).value
 }
 
 /// The legal moves of `pos`.
@@ -199,7 +200,7 @@ fn control_exact_value_agrees_with_minimax_on_small_graphs() {
         let n = 1 + rng.below(8) as usize;
         let g = random_graph(&mut rng, n, [15, 35, 55][round % 3]);
         let root = g.initial();
-        let minimax = cutoff::search(&g, root, Algorithm::Minimax, None).value;
+        let minimax = cutoff::advanced::search(&g, root, Algorithm::Minimax, None).value;
         assert_eq!(g.exact_value(&root), Some(minimax), "round {round}: {g:?}");
     }
 }
@@ -416,7 +417,7 @@ fn searcher_runs_the_theory_in_one_node() {
     assert_eq!(value, alphabeta(&g, root));
     // A game without a theory is searched instead.
     let ttt = TicTacToe::new();
-    let r = cutoff::search(&ttt, ttt.initial(), Algorithm::Theory, None);
+    let r = cutoff::advanced::search(&ttt, ttt.initial(), Algorithm::Theory, None);
     assert_eq!(r.value, 0);
     assert!(r.best_move.is_some());
     assert!(r.stats.nodes > 1);

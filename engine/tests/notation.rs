@@ -1,6 +1,7 @@
 //! What a front end shows of a game: values explained in words ([`Notation::explain_value`])
 //! and board diagrams ([`Notation::diagram`]).
 
+use cutoff::advanced::Searcher;
 use cutoff::games::perfect::connect4::Connect4;
 use cutoff::games::perfect::control::Control;
 use cutoff::games::perfect::random_tree::{Order, RandomTree};
@@ -9,7 +10,7 @@ use cutoff::games::perfect::takeaway::TakeAway;
 use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::games::perfect::tree::Tree;
 use cutoff::tt::TranspositionTable;
-use cutoff::{Algorithm, Game, Notation, Player, Searcher};
+use cutoff::{Algorithm, Game, Notation, Player};
 
 /// Win, draw and loss by the sign, for every game whose values are -1, 0 and +1.
 #[test]

@@ -17,11 +17,12 @@
 //! the line of best children never stops before the game or the search does. The table-driven
 //! searches may cut a line short at a table hit, so only its legality is checked for them.
 
+use cutoff::advanced::{SearchResult, Searcher};
 use cutoff::games::perfect::control::Control;
 use cutoff::games::perfect::takeaway::TakeAway;
 use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
-use cutoff::{Algorithm, Game, MoveBuffer, MoveList, Player, SearchResult, Searcher, Value};
+use cutoff::{Algorithm, Game, MoveBuffer, MoveList, Player, Value};
 use std::collections::HashMap;
 
 // ---------------------------------------------------------------------------------------------
@@ -427,9 +428,9 @@ fn every_algorithm_matches_brute_force_on_random_trees() {
         for algo in Algorithm::ALL {
             let r = run(&t, root, algo, None, Some(&tt));
             check(&t, &root, None, &r, &oracle, &what);
-            // Depth limits, with cutoff::search (no table).
+            // Depth limits, with cutoff::advanced::search (no table).
             for d in 0..=depth {
-                let r = cutoff::search(&t, root, algo, Some(d));
+                let r = cutoff::advanced::search(&t, root, algo, Some(d));
                 check(&t, &root, Some(d), &r, &oracle, &what);
             }
         }
@@ -499,7 +500,7 @@ fn every_algorithm_matches_brute_force_on_degenerate_trees() {
             let r = run(t, root, algo, None, Some(&tt));
             check(t, &root, None, &r, &oracle, name);
             for d in 0..=t.max_plies(&root) {
-                let r = cutoff::search(t, root, algo, Some(d));
+                let r = cutoff::advanced::search(t, root, algo, Some(d));
                 check(t, &root, Some(d), &r, &oracle, name);
             }
         }
@@ -616,7 +617,7 @@ fn every_algorithm_matches_brute_force_on_random_tictactoe_positions() {
             check(&game, &root, None, &r, &oracle, &what);
             if i % 10 == 0 {
                 for d in [0, 1, 2, 3] {
-                    let r = cutoff::search(&game, root, algo, Some(d));
+                    let r = cutoff::advanced::search(&game, root, algo, Some(d));
                     check(&game, &root, Some(d), &r, &oracle, &what);
                 }
             }
@@ -706,7 +707,7 @@ fn every_algorithm_matches_brute_force_on_takeaway_games() {
             let r = run(game, root, algo, None, Some(&tt));
             check(game, &root, None, &r, &oracle, &what);
             for d in [0, 1, 3] {
-                let r = cutoff::search(game, root, algo, Some(d));
+                let r = cutoff::advanced::search(game, root, algo, Some(d));
                 check(game, &root, Some(d), &r, &oracle, &what);
             }
         }
@@ -816,7 +817,7 @@ fn every_algorithm_matches_brute_force_on_control_graphs() {
             let r = run(&game, root, algo, None, Some(&tt));
             check(&game, &root, None, &r, &oracle, &what);
             for d in [1, 2] {
-                let r = cutoff::search(&game, root, algo, Some(d));
+                let r = cutoff::advanced::search(&game, root, algo, Some(d));
                 check(&game, &root, Some(d), &r, &oracle, &what);
             }
         }

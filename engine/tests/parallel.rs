@@ -1,12 +1,14 @@
 //! Parallel searches give exactly the serial values, at more threads than cores too.
 
+use cutoff::advanced::parallel_search;
+use cutoff::advanced::Limits;
+use cutoff::advanced::{search, Searcher};
 use cutoff::games::perfect::connect4::Connect4;
 use cutoff::games::perfect::connect4::{parse_suite, SuiteLine};
 use cutoff::games::perfect::sim::Sim;
-use cutoff::parallel::{parallel_search, Mode, ParallelConfig};
-use cutoff::search::Limits;
+use cutoff::solver::{Mode, ParallelConfig};
 use cutoff::tt::TranspositionTable;
-use cutoff::{search, Algorithm, Game, Searcher};
+use cutoff::{Algorithm, Game};
 use std::sync::atomic::AtomicBool;
 
 const MODES: [Mode; 4] = [Mode::Ybwc, Mode::Abdada, Mode::LazySmp, Mode::Root];
@@ -361,8 +363,8 @@ fn parallel_values_equal_serial_on_control_graphs() {
 
 #[test]
 fn parallel_iterative_deepening_gives_the_serial_value_at_every_depth() {
-    use cutoff::parallel::parallel_iterative_deepening;
-    use cutoff::search::iterative_deepening;
+    use cutoff::advanced::iterative_deepening;
+    use cutoff::advanced::parallel_iterative_deepening;
     let lines = set("middle-medium");
     for (k, l) in lines.iter().take(12).enumerate() {
         let root = l.game.initial();
@@ -400,7 +402,7 @@ fn parallel_iterative_deepening_gives_the_serial_value_at_every_depth() {
 
 #[test]
 fn parallel_iterative_deepening_keeps_the_last_finished_depth_when_the_budget_runs_out() {
-    use cutoff::parallel::parallel_iterative_deepening;
+    use cutoff::advanced::parallel_iterative_deepening;
     let game = Connect4::new();
     for mode in MODES {
         let budget = 200_000;

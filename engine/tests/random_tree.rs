@@ -2,10 +2,11 @@
 //! pruning at all on worst-first trees, random order in between, every algorithm agreeing, and
 //! the parameter errors.
 
+use cutoff::advanced::Searcher;
 use cutoff::games::perfect::random_tree::{Order, RandomTree, MAX_BRANCHING, MAX_DEPTH, MAX_VALUE};
 use cutoff::tt::TranspositionTable;
 use cutoff::Notation;
-use cutoff::{Algorithm, Game, MoveBuffer, Searcher, Stats, Value, INF};
+use cutoff::{Algorithm, Game, MoveBuffer, Stats, Value, INF};
 
 /// The plain searches that prune with a window or the course's bounds.
 const ALPHA_BETA: [Algorithm; 3] = [
@@ -256,7 +257,7 @@ fn every_algorithm_agrees_for_every_order() {
                 }
                 // Without a table too.
                 for algo in Algorithm::ALL {
-                    let r = cutoff::search(&t, t.initial(), algo, None);
+                    let r = cutoff::advanced::search(&t, t.initial(), algo, None);
                     assert_eq!(r.value, expected, "{algo} {order} without a table");
                 }
             }
@@ -272,7 +273,7 @@ fn depth_limited_searches_of_ordered_trees_are_exact() {
         let v = t.initial().value;
         for depth in 0..=7 {
             for algo in Algorithm::ALL {
-                let r = cutoff::search(&t, t.initial(), algo, Some(depth));
+                let r = cutoff::advanced::search(&t, t.initial(), algo, Some(depth));
                 assert_eq!(r.value, v, "{algo} {order} depth {depth}");
             }
         }

@@ -1,14 +1,15 @@
 //! The table-driven searches (PVS, MTD(f), the null-window solver) against the plain ones:
 //! the table and the game's knowledge hooks must never change a root value.
 
+use cutoff::advanced::{iterative_deepening, Limits};
+use cutoff::advanced::{search, Searcher};
 use cutoff::games::perfect::connect4::Connect4;
 use cutoff::games::perfect::connect4::{parse_suite, SuiteLine};
 use cutoff::games::perfect::sim::Sim;
 use cutoff::rng::mix;
-use cutoff::search::{iterative_deepening, Limits};
 use cutoff::tt::{Bound, Entry, TranspositionTable, TtStats};
 use cutoff::Notation;
-use cutoff::{search, Algorithm, Game, Searcher};
+use cutoff::{Algorithm, Game};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 

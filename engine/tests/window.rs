@@ -75,9 +75,10 @@ fn a_window_needs_the_exact_null_window_solver() {
 /// change the windows, gave another value now and then.
 #[test]
 fn depth_limited_values_do_not_depend_on_the_window() {
+    use cutoff::advanced::Searcher;
     use cutoff::games::perfect::connect4::Connect4;
-    use cutoff::search::{Algorithm, Searcher};
     use cutoff::tt::TranspositionTable;
+    use cutoff::Algorithm;
     use cutoff::Game;
     let mut positions = vec!["4642332434166445".to_string()];
     for set in ["middle-medium", "middle-easy", "begin-hard", "end-easy"] {

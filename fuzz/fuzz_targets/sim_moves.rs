@@ -6,7 +6,8 @@
 #![no_main]
 
 use cutoff::games::perfect::sim::Sim;
-use cutoff::search::{search, Algorithm};
+use cutoff::advanced::search;
+use cutoff::Algorithm;
 use cutoff::{Game, MoveBuffer, Notation};
 use cutoff_fuzz::{check_message, text, STRICT};
 use libfuzzer_sys::fuzz_target;

@@ -6,7 +6,8 @@
 #![no_main]
 
 use cutoff::games::perfect::tictactoe::TicTacToe;
-use cutoff::search::{search, Algorithm};
+use cutoff::advanced::search;
+use cutoff::Algorithm;
 use cutoff::{Game, MoveBuffer, Notation, Player};
 use cutoff_fuzz::{check_message, text, STRICT};
 use libfuzzer_sys::fuzz_target;

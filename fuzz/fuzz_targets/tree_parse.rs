@@ -5,7 +5,8 @@
 #![no_main]
 
 use cutoff::games::perfect::tree::{Tree, MAX_ABS_VALUE, MAX_CHILDREN, MAX_DEPTH};
-use cutoff::search::{search, Algorithm};
+use cutoff::advanced::search;
+use cutoff::Algorithm;
 use cutoff::{Game, MoveBuffer, Notation, Player};
 use cutoff_fuzz::{check_message, text, MessageRules, STRICT};
 use libfuzzer_sys::fuzz_target;

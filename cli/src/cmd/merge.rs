@@ -165,7 +165,7 @@ fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, CliError> {
             .ok_or_else(overflow)?;
         s.max_ply = s.max_ply.max(l.max_ply.saturating_add(depth));
     }
-    let result = cutoff::SearchResult {
+    let result = cutoff::advanced::SearchResult {
         value: root_value,
         best_move: line.first().copied(),
         pv: line,

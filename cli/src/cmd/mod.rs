@@ -179,28 +179,24 @@ pub fn usage_text(rendered: &str) -> String {
 }
 
 /// YBWC's split thresholds, shared by `solve` and `suite` (tuning knobs; the defaults are
-/// [`cutoff::parallel::ParallelConfig`]'s).
+/// [`cutoff::solver::ParallelConfig`]'s).
 #[derive(clap::Args)]
 pub struct SplitArgs {
     /// YBWC splits only with at least this many plies left (tuning).
-    #[arg(id = "split_depth", long = "split-depth", value_name = "N", default_value_t = cutoff::parallel::ParallelConfig::default().min_split_depth)]
+    #[arg(id = "split_depth", long = "split-depth", value_name = "N", default_value_t = cutoff::solver::ParallelConfig::default().min_split_depth)]
     pub depth: usize,
     /// YBWC splits only after an eldest brother of at least this many nodes (tuning).
-    #[arg(id = "split_nodes", long = "split-nodes", value_name = "N", default_value_t = cutoff::parallel::ParallelConfig::default().min_split_nodes)]
+    #[arg(id = "split_nodes", long = "split-nodes", value_name = "N", default_value_t = cutoff::solver::ParallelConfig::default().min_split_nodes)]
     pub nodes: u64,
     /// YBWC searches this many brothers serially before splitting the rest (tuning).
-    #[arg(id = "split_after", long = "split-after", value_name = "N", default_value_t = cutoff::parallel::ParallelConfig::default().eldest)]
+    #[arg(id = "split_after", long = "split-after", value_name = "N", default_value_t = cutoff::solver::ParallelConfig::default().eldest)]
     pub after: usize,
 }
 
 impl SplitArgs {
     /// The parallel settings for `mode` and `weak` with these thresholds.
-    pub fn config(
-        &self,
-        mode: cutoff::parallel::Mode,
-        weak: bool,
-    ) -> cutoff::parallel::ParallelConfig {
-        cutoff::parallel::ParallelConfig {
+    pub fn config(&self, mode: cutoff::solver::Mode, weak: bool) -> cutoff::solver::ParallelConfig {
+        cutoff::solver::ParallelConfig {
             mode,
             weak,
             min_split_depth: self.depth,

@@ -4,8 +4,8 @@
 use super::{CliError, CliResult};
 use crate::output::Report;
 use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameVisitor};
-use cutoff::parallel::{Mode, ParallelConfig};
-use cutoff::search::Progress;
+use cutoff::solver::Progress;
+use cutoff::solver::{Mode, ParallelConfig};
 use cutoff::solver::{Solver, Stop};
 use cutoff::{Algorithm, Notation};
 use std::time::Duration;

@@ -180,7 +180,7 @@ fn solve<G: MultiGame>(
         _ => None,
     };
     let budget = s.time_ms.is_some() || s.nodes.is_some();
-    let progress = cutoff::search::Progress::new((-1, 1));
+    let progress = cutoff::solver::Progress::new((-1, 1));
     let limits = MultiLimits {
         depth,
         nodes: s.nodes,

@@ -5,8 +5,8 @@
 use super::{CliError, CliResult};
 use crate::position::{Describe, GameArgs, GameVisitor};
 use crate::shard::{self, GameSpec, Header, Line, Paths, MAX_DEPTH, MAX_PATHS, SPLIT_VERSION};
+use cutoff::advanced::Searcher;
 use cutoff::knowledge::Knowledge;
-use cutoff::search::Searcher;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, MoveBuffer};
 use rayon::prelude::*;

@@ -3,7 +3,7 @@
 use super::{CliError, CliResult};
 use crate::suite::{run_suite, SuiteOptions};
 use cutoff::games::perfect::connect4::parse_suite;
-use cutoff::parallel::Mode;
+use cutoff::solver::Mode;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 

@@ -1,6 +1,6 @@
 //! `cutoff tree FILE`: search a hand-written tree; optionally trace the walk or draw it.
 //!
-//! Plain two-player trees go through the two-player searches ([`cutoff::Searcher`]); trees
+//! Plain two-player trees go through the two-player searches ([`cutoff::advanced::Searcher`]); trees
 //! with chance nodes, vector leaves or decimals, and plain trees given a search of that kind,
 //! go through [`cutoff::multi`].
 
@@ -8,12 +8,13 @@ use super::{CliError, CliResult};
 use crate::files::read_file;
 use crate::output::Report;
 use crate::walk::{cut_name, MultiTrace, MultiWalk, TreeWalk};
+use cutoff::advanced::Observer;
+use cutoff::advanced::{SearchResult, Searcher};
 use cutoff::games::chance::tree_multi::{format_payoffs, format_value, MultiTree};
 use cutoff::games::perfect::tree::Tree;
 use cutoff::multi::{self, MultiAlgorithm, MultiGame, MultiLimits, MultiStats};
-use cutoff::search::Observer;
 use cutoff::trace::Trace;
-use cutoff::{Algorithm, Game, Player, SearchResult, Searcher};
+use cutoff::{Algorithm, Game, Player};
 use serde::Serialize;
 use std::io::Write;
 use std::time::Instant;
@@ -157,7 +158,7 @@ fn run_plain(args: &Args, tree: &Tree, algo: Algorithm) -> CliResult {
         let (r, trace, t) = search_with(tree, algo, Trace::new())?;
         (r, Some(TreeWalk::new(tree, &trace)), t)
     } else {
-        let (r, _, t) = search_with(tree, algo, cutoff::search::NoObserver)?;
+        let (r, _, t) = search_with(tree, algo, cutoff::advanced::NoObserver)?;
         (r, None, t)
     };
     let mut report = Report::new(tree, &tree.initial(), &result, None, time_ms);

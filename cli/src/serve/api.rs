@@ -21,9 +21,9 @@ use axum::http::{header, request::Parts, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
+use cutoff::advanced::Observer;
 use cutoff::multi::MultiObserver;
-use cutoff::search::MoveProgress;
-use cutoff::search::Observer;
+use cutoff::solver::MoveProgress;
 use cutoff::solver::{Solver, Stop};
 use cutoff::tt::TranspositionTable;
 use serde::de::DeserializeOwned;
@@ -758,12 +758,16 @@ fn trace_tree(
         trace: cutoff::trace::Trace::new(),
         budget: StepBudget::new(stop),
     };
-    let mut searcher =
-        cutoff::Searcher::with_observer(tree, cutoff::Game::initial(tree), None, observer)
-            .with_limits(cutoff::search::Limits {
-                stop: Some(stop),
-                ..Default::default()
-            });
+    let mut searcher = cutoff::advanced::Searcher::with_observer(
+        tree,
+        cutoff::Game::initial(tree),
+        None,
+        observer,
+    )
+    .with_limits(cutoff::advanced::Limits {
+        stop: Some(stop),
+        ..Default::default()
+    });
     if let Some(tt) = &tt {
         searcher = searcher.with_table(tt);
     }

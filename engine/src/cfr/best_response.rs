@@ -13,7 +13,7 @@
 //! built for.
 
 use super::tree::{ExtensiveTree, CHANCE, TERMINAL};
-use crate::multi::MAX_PLAYERS;
+use crate::players::MAX_PLAYERS;
 
 /// The expected payoff of every player when all play `profile`.
 pub fn expected_values(tree: &ExtensiveTree, profile: &[f64]) -> Vec<f64> {

@@ -73,7 +73,7 @@
 //! ```
 
 use super::tree::{Extensive, ExtensiveTree};
-use crate::multi::Turn;
+use crate::players::Turn;
 use crate::rng::{mix, SplitMix64, GOLDEN};
 use crossbeam::utils::CachePadded;
 use dashmap::DashMap;

@@ -27,7 +27,7 @@
 //! same player always gets the larger number, so one forward pass over a player's information
 //! sets computes the player's own reach probabilities.
 
-use crate::multi::{Turn, MAX_PLAYERS};
+use crate::players::{Turn, MAX_PLAYERS};
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
 

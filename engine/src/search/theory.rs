@@ -1,4 +1,4 @@
-//! The game's own theory instead of a tree search: [`theory`] asks [`Knowledge::theory_value`](crate::knowledge::Knowledge::theory_value) for
+//! The game's own theory instead of a tree search: [`theory`] asks [`Knowledge::theory_value`] for
 //! the root's value and for the value of each child, and follows a move that keeps the value
 //! to the end of the game (the Sprague-Grundy solver for the control game, a table of heap
 //! sizes for the take-away games).

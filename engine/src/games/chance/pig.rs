@@ -19,7 +19,8 @@
 //! later one is strictly better) a player indifferent between them rolls.
 
 use crate::game::{GameError, MoveBuffer, MoveList};
-use crate::multi::{ChanceOutcome, MultiGame, Outcomes, Payoffs, Turn, MAX_OUTCOMES, MAX_PLAYERS};
+use crate::multi::{ChanceOutcome, MultiGame, Outcomes, MAX_OUTCOMES};
+use crate::players::{Payoffs, Turn, MAX_PLAYERS};
 use crate::rng::mix;
 
 /// Largest win score (scores and turn totals fit in 16 bits with room to spare).

@@ -51,7 +51,8 @@
 //! decision node; nothing is allocated.
 
 use crate::game::{quote, GameError, MoveBuffer, MoveList};
-use crate::multi::{ChanceOutcome, MultiGame, Outcomes, Payoffs, Turn, MAX_OUTCOMES};
+use crate::multi::{ChanceOutcome, MultiGame, Outcomes, MAX_OUTCOMES};
+use crate::players::{Payoffs, Turn};
 use crate::rng::{mix, splitmix64, GOLDEN};
 use std::fmt;
 use std::str::FromStr;

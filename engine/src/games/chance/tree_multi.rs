@@ -36,8 +36,10 @@
 use crate::game::{GameError, MoveBuffer, MoveList, Player};
 use crate::games::perfect::tree::{line_col, parse_items, trim_number, Kind, Tree, NONE};
 pub use crate::games::perfect::tree::{MAX_ABS_VALUE, MAX_CHILDREN, MAX_DEPTH, PROB_TOLERANCE};
-use crate::multi::{ChanceOutcome, MultiGame, Outcomes, Payoffs, Turn};
-pub use crate::multi::{MAX_OUTCOMES, MAX_PLAYERS};
+pub use crate::multi::MAX_OUTCOMES;
+use crate::multi::{ChanceOutcome, MultiGame, Outcomes};
+pub use crate::players::MAX_PLAYERS;
+use crate::players::{Payoffs, Turn};
 use std::ops::Range;
 
 /// The `who` of a chance node.

@@ -15,7 +15,7 @@
 //! player. The first player's value is -1/18.
 
 use crate::cfr::Extensive;
-use crate::multi::Turn;
+use crate::players::Turn;
 
 /// The card names, by rank.
 const CARDS: [char; 3] = ['J', 'Q', 'K'];

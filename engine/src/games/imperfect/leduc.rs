@@ -24,7 +24,7 @@
 //! -0.085606424078.
 
 use crate::cfr::Extensive;
-use crate::multi::Turn;
+use crate::players::Turn;
 
 /// No card dealt yet.
 const NONE: u8 = u8::MAX;

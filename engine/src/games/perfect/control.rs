@@ -22,7 +22,7 @@
 //!
 //! # Exact solving
 //!
-//! Node Kayles is an impartial game, so [`Knowledge::theory_value`](crate::knowledge::Knowledge::theory_value) (and [`Control::grundy`],
+//! Node Kayles is an impartial game, so [`Knowledge::theory_value`] (and [`Control::grundy`],
 //! [`Control::first_player_wins`]) need not search the game tree: by the Sprague-Grundy
 //! theorem a position is the sum of its connected components, and its Grundy value, 0 exactly
 //! when the side to move loses, is the XOR of theirs.

@@ -36,7 +36,7 @@
 //! the root's side; the tree's value in the leaf scale is `root_side().sign()` times it.
 
 use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
-use crate::multi::MAX_PLAYERS;
+use crate::players::MAX_PLAYERS;
 use std::ops::Range;
 
 mod parse;

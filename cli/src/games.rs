@@ -4,7 +4,7 @@
 //! From the table come [`GameKind`] (the names clap checks, lists in its help and suggests
 //! from, each game's help text), [`GameKind::name`], [`GameKind::default_algorithm`],
 //! [`GameKind::is_multi`], [`GameKind::ALL`] and [`GameKind::TWO_PLAYER`], [`AnyGame`] with
-//! [`AnyGame::parse`] and [`AnyGame::visit`], the server's games ([`GameKind::SERVED`]) and the
+//! [`AnyGame::parse`] and [`AnyGame::visit`], the fuzz targets' games, the server's games ([`GameKind::SERVED`]) and the
 //! games that may have opening books ([`GameKind::BOOKS`]).
 //!
 //! # Adding a game
@@ -20,7 +20,9 @@
 //!    `served` for the server's page to offer it, to `books` if its table key is the
 //!    position itself.
 //!
-//! The order of the lines is the order `--help` lists the games in.
+//! The order of the lines is the order `--help` lists the games in. The `parse_move` fuzz
+//! target (`fuzz/fuzz_targets/parse_move.rs`) sets each two-player game up at its start; a
+//! game without one (it needs a position or parameters) gets an arm there, which it asks for.
 
 use crate::position::{self, GameArgs, GameVisitor, PositionError};
 use cutoff::games::perfect::connect4::Connect4;

@@ -35,8 +35,17 @@ use cutoff::{MoveBuffer, Value};
 use std::collections::HashMap;
 
 /// The games whose table key is the position itself, one to one up to the mirror image, so
-/// that a book keyed by it cannot mistake one position for another.
-pub const KEYED_EXACTLY: [&str; 1] = ["connect4"];
+/// that a book keyed by it cannot mistake one position for another: the names of the
+/// registry's [`GameKind::BOOKS`].
+pub const KEYED_EXACTLY: [&str; GameKind::BOOKS.len()] = {
+    let mut out = [""; GameKind::BOOKS.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = GameKind::BOOKS[i].name();
+        i += 1;
+    }
+    out
+};
 
 /// The Connect Four book in the binary: every position of at most 4 stones (see
 /// `cli/assets/book/connect4.txt` for the command that made it).

@@ -8,6 +8,7 @@ pub mod analysis;
 pub mod book;
 pub mod cmd;
 pub mod files;
+pub mod games;
 pub mod interrupt;
 pub mod judge;
 pub mod message;

@@ -31,75 +31,7 @@ use cutoff::games::perfect::tree::{Tree, TreePos};
 use cutoff::multi::MultiAlgorithm;
 use cutoff::{Algorithm, Notation, Player, Value};
 
-/// The registry of games: the names the command line accepts (checked by clap, listed in
-/// its help and its "did you mean" hints) and each game's default algorithm. A new game adds
-/// its file under `engine/src/games/`, one variant here and one arm in [`AnyGame::parse`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum GameKind {
-    /// Take 1-3 sticks; whoever takes the last one loses.
-    Matchsticks,
-    /// Take 1-2 stones; whoever cannot move loses.
-    Stones,
-    /// Tic-tac-toe.
-    Tictactoe,
-    /// The control game (Node Kayles) on an adjacency matrix.
-    Control,
-    /// A hand-written tree from a file.
-    Tree,
-    /// A uniform random tree.
-    Random,
-    /// Connect Four 7x6.
-    Connect4,
-    /// Sim on K6.
-    Sim,
-    /// Pig, the dice game, or Piglet, for 2 to 8 players (chance nodes: `solve` only).
-    Pig,
-    /// A random tree with chance nodes, MAX, CHANCE, MIN, CHANCE levels (`solve` only).
-    Chance,
-}
-
-impl GameKind {
-    /// The game's fastest exact algorithm: its own theory for the impartial games, the
-    /// null-window solver where the table and the game's knowledge pay, plain alpha-beta for
-    /// trees (no transpositions, no knowledge, and their textbook node counts).
-    pub fn default_algorithm(self) -> Algorithm {
-        match self {
-            GameKind::Matchsticks | GameKind::Stones | GameKind::Control => Algorithm::Theory,
-            GameKind::Tictactoe | GameKind::Connect4 | GameKind::Sim => Algorithm::Solve,
-            GameKind::Tree | GameKind::Random => Algorithm::AlphaBeta,
-            // Searched by the chance and n-player model (see [`GameKind::is_multi`]).
-            GameKind::Pig | GameKind::Chance => Algorithm::AlphaBeta,
-        }
-    }
-
-    /// True for the games of the chance and n-player model ([`cutoff::multi`]), which only
-    /// `solve` searches.
-    pub fn is_multi(self) -> bool {
-        matches!(self, GameKind::Pig | GameKind::Chance)
-    }
-
-    /// The name the command line uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            GameKind::Matchsticks => "matchsticks",
-            GameKind::Stones => "stones",
-            GameKind::Tictactoe => "tictactoe",
-            GameKind::Control => "control",
-            GameKind::Tree => "tree",
-            GameKind::Random => "random",
-            GameKind::Connect4 => "connect4",
-            GameKind::Sim => "sim",
-            GameKind::Pig => "pig",
-            GameKind::Chance => "chance",
-        }
-    }
-}
-
-impl std::fmt::Display for GameKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::games::{AnyGame, GameKind};
 
 /// An algorithm as a command-line value: the names come from the engine's
 /// [`Algorithm::ALL`] and [`Algorithm::name`], so the list clap checks, shows and suggests
@@ -279,25 +211,6 @@ pub fn parse_root(s: &str) -> Result<Player, PositionError> {
     }
 }
 
-/// One of the engine's games, set up at the position the command line gave.
-#[derive(Clone, Debug)]
-pub enum AnyGame {
-    /// `matchsticks N` or `stones N`.
-    TakeAway(TakeAway),
-    /// `tictactoe [BOARD]`.
-    TicTacToe(TicTacToe),
-    /// `control MATRIX` (boxed: its neighbourhood table is large).
-    Control(Box<Control>),
-    /// `tree FILE`.
-    Tree(Tree),
-    /// `random --branching B --depth D`.
-    Random(RandomTree),
-    /// `connect4 [MOVES]`.
-    Connect4(Connect4),
-    /// `sim [EDGES]`.
-    Sim(Sim),
-}
-
 /// Work written once for every game: [`AnyGame::visit`] calls [`GameVisitor::visit`] with the
 /// game's concrete type.
 pub trait GameVisitor {
@@ -317,76 +230,80 @@ impl GameVisitor for RangeOf {
     }
 }
 
+/// `args.position`, or the error that `args.game` needs it (`what`, in words).
+fn needs<'a>(args: &'a GameArgs, what: &'static str) -> Result<&'a str, PositionError> {
+    args.position.as_deref().ok_or(PositionError::Needs {
+        game: args.game,
+        what,
+    })
+}
+
+/// Reads `matchsticks N`.
+pub fn matchsticks(args: &GameArgs) -> Result<TakeAway, PositionError> {
+    let n = parse_count(needs(args, "the number of sticks, e.g. 6")?, "sticks")?;
+    Ok(TakeAway::matchsticks(n)?)
+}
+
+/// Reads `stones N`.
+pub fn stones(args: &GameArgs) -> Result<TakeAway, PositionError> {
+    let n = parse_count(needs(args, "the number of stones, e.g. 4")?, "stones")?;
+    Ok(TakeAway::stones(n)?)
+}
+
+/// Reads `tictactoe [BOARD]`.
+pub fn tictactoe(args: &GameArgs) -> Result<TicTacToe, PositionError> {
+    Ok(match &args.position {
+        Some(board) => TicTacToe::from_board(board)?,
+        None => TicTacToe::new(),
+    })
+}
+
+/// Reads `control MATRIX`, the matrix written out or a file holding it.
+pub fn control(args: &GameArgs) -> Result<Control, PositionError> {
+    let spec = needs(
+        args,
+        "an adjacency matrix (rows joined by '/') or a file holding one",
+    )?;
+    let text = crate::files::control_text(spec)?;
+    Ok(Control::parse(&text)?)
+}
+
+/// Reads `tree FILE` with its `--root`.
+pub fn tree(args: &GameArgs) -> Result<Tree, PositionError> {
+    let file = needs(args, "a tree file")?;
+    let text = crate::files::read_file(file)?;
+    Ok(Tree::parse(&text, args.root)?)
+}
+
+/// Reads `random --branching B --depth D` with its `--seed` and `--order`.
+pub fn random(args: &GameArgs) -> Result<RandomTree, PositionError> {
+    if let Some(p) = &args.position {
+        return Err(PositionError::RandomPosition(p.clone()));
+    }
+    let b = args.branching.ok_or(PositionError::Needs {
+        game: args.game,
+        what: "--branching B (and --depth D)",
+    })?;
+    let d = args.depth.ok_or(PositionError::Needs {
+        game: args.game,
+        what: "--depth D (and --branching B)",
+    })?;
+    Ok(RandomTree::new(b, d, args.seed, args.order)?)
+}
+
+/// Reads `connect4 [MOVES]`.
+pub fn connect4(args: &GameArgs) -> Result<Connect4, PositionError> {
+    Ok(Connect4::from_moves(
+        args.position.as_deref().unwrap_or(""),
+    )?)
+}
+
+/// Reads `sim [EDGES]`.
+pub fn sim(args: &GameArgs) -> Result<Sim, PositionError> {
+    Ok(Sim::from_moves(args.position.as_deref().unwrap_or(""))?)
+}
+
 impl AnyGame {
-    /// Sets up the game `args.game` at `args.position`; the error names what is wrong, in one
-    /// line. The tree games read the options: `root` for `tree`, and `branching`, `depth`,
-    /// `seed` and `order` for `random`.
-    pub fn parse(args: &GameArgs) -> Result<AnyGame, PositionError> {
-        let needs = |what: &'static str| -> Result<&str, PositionError> {
-            args.position.as_deref().ok_or(PositionError::Needs {
-                game: args.game,
-                what,
-            })
-        };
-        let game = match args.game {
-            GameKind::Pig | GameKind::Chance => return Err(PositionError::ChanceOnly(args.game)),
-            GameKind::Matchsticks => {
-                let n = parse_count(needs("the number of sticks, e.g. 6")?, "sticks")?;
-                AnyGame::TakeAway(TakeAway::matchsticks(n)?)
-            }
-            GameKind::Stones => {
-                let n = parse_count(needs("the number of stones, e.g. 4")?, "stones")?;
-                AnyGame::TakeAway(TakeAway::stones(n)?)
-            }
-            GameKind::Tictactoe => AnyGame::TicTacToe(match &args.position {
-                Some(board) => TicTacToe::from_board(board)?,
-                None => TicTacToe::new(),
-            }),
-            GameKind::Control => {
-                let spec = needs("an adjacency matrix (rows joined by '/') or a file holding one")?;
-                let text = crate::files::control_text(spec)?;
-                AnyGame::Control(Box::new(Control::parse(&text)?))
-            }
-            GameKind::Tree => {
-                let file = needs("a tree file")?;
-                let text = crate::files::read_file(file)?;
-                AnyGame::Tree(Tree::parse(&text, args.root)?)
-            }
-            GameKind::Connect4 => AnyGame::Connect4(Connect4::from_moves(
-                args.position.as_deref().unwrap_or(""),
-            )?),
-            GameKind::Sim => AnyGame::Sim(Sim::from_moves(args.position.as_deref().unwrap_or(""))?),
-            GameKind::Random => {
-                if let Some(p) = &args.position {
-                    return Err(PositionError::RandomPosition(p.clone()));
-                }
-                let b = args.branching.ok_or(PositionError::Needs {
-                    game: args.game,
-                    what: "--branching B (and --depth D)",
-                })?;
-                let d = args.depth.ok_or(PositionError::Needs {
-                    game: args.game,
-                    what: "--depth D (and --branching B)",
-                })?;
-                AnyGame::Random(RandomTree::new(b, d, args.seed, args.order)?)
-            }
-        };
-        Ok(game)
-    }
-
-    /// Runs `visitor` on the game.
-    pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
-        match self {
-            AnyGame::TakeAway(g) => visitor.visit(g),
-            AnyGame::TicTacToe(g) => visitor.visit(g),
-            AnyGame::Control(g) => visitor.visit(g.as_ref()),
-            AnyGame::Tree(g) => visitor.visit(g),
-            AnyGame::Random(g) => visitor.visit(g),
-            AnyGame::Connect4(g) => visitor.visit(g),
-            AnyGame::Sim(g) => visitor.visit(g),
-        }
-    }
-
     /// The game's name as the command line spells it.
     pub fn name(&self) -> &'static str {
         struct Name;

@@ -963,9 +963,9 @@ fn game_from_text(args: &GameArgs, file: &str, bytes: &[u8]) -> Result<AnyGame, 
         offset: e.valid_up_to(),
     })?;
     match args.game {
-        GameKind::Tree => Ok(AnyGame::Tree(cutoff::games::perfect::tree::Tree::parse(
-            text, args.root,
-        )?)),
+        GameKind::Tree => Ok(AnyGame::Tree(Box::new(
+            cutoff::games::perfect::tree::Tree::parse(text, args.root)?,
+        ))),
         GameKind::Control => Ok(AnyGame::Control(Box::new(
             cutoff::games::perfect::control::Control::parse(text)?,
         ))),

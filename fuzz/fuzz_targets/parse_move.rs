@@ -1,19 +1,18 @@
 //! Every game's move notation: `Notation::parse_move`, at a position reached by a few moves
-//! the input chooses. The first byte picks the game (and the bytes after it its parameters
-//! where it has some), the next byte the number of moves to play, then one byte per move (an
+//! the input chooses. The first byte picks the game among the registry's two-player games
+//! (`GameKind::TWO_PLAYER`, `cli/src/games.rs`), and the bytes after it its parameters where
+//! it has some (a game without is set up at its start, as `cutoff solve NAME`), the next byte the number of moves to play, then one byte per move (an
 //! index into the legal moves); the rest is the move text. A move that parses is legal, and
 //! formats back to text that parses to it; every legal move reads back through
 //! `parse_move(format_move(..))`.
 #![no_main]
 
-use cutoff::games::perfect::connect4::Connect4;
 use cutoff::games::perfect::control::Control;
 use cutoff::games::perfect::random_tree::{Order, RandomTree};
-use cutoff::games::perfect::sim::Sim;
 use cutoff::games::perfect::takeaway::TakeAway;
-use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::games::perfect::tree::Tree;
 use cutoff::{MoveBuffer, Notation, Player};
+use cutoff_cli::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
 use cutoff_fuzz::{check_message, text, MessageRules, STRICT};
 use libfuzzer_sys::fuzz_target;
 
@@ -94,12 +93,21 @@ fn exercise<G: Notation>(g: &G, input: &mut Bytes, rules: MessageRules) {
     }
 }
 
+/// [`exercise`] on a game of any type.
+struct Exercise<'a, 'b>(&'a mut Bytes<'b>);
+
+impl GameVisitor for Exercise<'_, '_> {
+    type Output = ();
+    fn visit<G: Describe>(self, game: &G) {
+        exercise(game, self.0, STRICT)
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut input = Bytes(data);
-    match input.byte() % 7 {
-        0 => exercise(&Connect4::new(), &mut input, STRICT),
-        1 => exercise(&TicTacToe::new(), &mut input, STRICT),
-        2 => {
+    let kind = GameKind::TWO_PLAYER[input.byte() as usize % GameKind::TWO_PLAYER.len()];
+    match kind {
+        GameKind::Control => {
             // 1 to 12 vertices, edges from the bits of the next 8 bytes.
             let n = 1 + input.byte() as usize % 12;
             let bits = input
@@ -113,8 +121,7 @@ fuzz_target!(|data: &[u8]| {
             let g = Control::from_edges(n, &edges).expect("a valid graph");
             exercise(&g, &mut input, RAW_TEXT)
         }
-        3 => exercise(&Sim::new(), &mut input, STRICT),
-        4 => {
+        GameKind::Matchsticks | GameKind::Stones => {
             let n = u32::from(input.byte()) << 2 | u32::from(input.byte() & 3);
             let count = 1 + input.byte() as usize % 9;
             let takes: Vec<u32> = input
@@ -129,7 +136,7 @@ fuzz_target!(|data: &[u8]| {
                 Err(e) => check_message("TakeAway::new", &e.0, STRICT),
             }
         }
-        5 => {
+        GameKind::Tree => {
             let side = if input.byte() & 1 == 0 {
                 Player::First
             } else {
@@ -138,7 +145,7 @@ fuzz_target!(|data: &[u8]| {
             let g = Tree::parse(TREE, side).expect("the tree parses");
             exercise(&g, &mut input, STRICT)
         }
-        _ => {
+        GameKind::Random => {
             let b = 1 + input.byte() as usize % 8;
             let depth = input.byte() as usize % 6;
             let seed = u64::from(input.byte());
@@ -147,5 +154,10 @@ fuzz_target!(|data: &[u8]| {
             let g = RandomTree::new(b, depth, seed, order).expect("valid parameters");
             exercise(&g, &mut input, STRICT)
         }
+        // Every other game at its start: a new game that needs a position needs its arm above.
+        _ => match AnyGame::parse(&GameArgs::new(kind, None)) {
+            Ok(game) => game.visit(Exercise(&mut input)),
+            Err(e) => panic!("{kind} has no start position: give it an arm in parse_move ({e})"),
+        },
     }
 });

@@ -14,6 +14,7 @@
 
 use super::{State, BODY_LIMIT, QUEUE_WAIT, TABLE_MIB, TIME_LIMIT};
 use crate::analysis::{self, Engine};
+use crate::games::or_list;
 use crate::output::Report;
 use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameKind, GameVisitor};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request, State as Shared};
@@ -163,23 +164,21 @@ struct Position {
     time_ms: Option<u64>,
 }
 
-/// The games the page plays.
-const GAMES: [GameKind; 2] = [GameKind::Connect4, GameKind::Tictactoe];
-
 /// The game set up at the position asked for, or what is wrong with the request (a 400).
 fn parse(q: &Position) -> Result<AnyGame, Failure> {
     use clap::ValueEnum;
     let name = q
         .game
         .as_deref()
-        .ok_or_else(|| Failure::bad("missing game (connect4 or tictactoe)"))?;
+        .ok_or_else(|| Failure::bad(format!("missing game ({})", or_list(GameKind::SERVED))))?;
     let kind = GameKind::from_str(name, false)
         .ok()
-        .filter(|k| GAMES.contains(k))
+        .filter(|k| GameKind::SERVED.contains(k))
         .ok_or_else(|| {
             Failure::bad(format!(
-                "unknown game '{}' (expected connect4 or tictactoe)",
-                cutoff::game::quote_max(name, 40)
+                "unknown game '{}' (expected {})",
+                cutoff::game::quote_max(name, 40),
+                or_list(GameKind::SERVED)
             ))
         })?;
     let pos = q.pos.as_deref().filter(|p| !p.is_empty());

@@ -1,0 +1,208 @@
+//! The registry of games: one table, at the foot of this file, from which the command line,
+//! the server and the fuzz targets all take their games.
+//!
+//! From the table come [`GameKind`] (the names clap checks, lists in its help and suggests
+//! from, each game's help text), [`GameKind::name`], [`GameKind::default_algorithm`],
+//! [`GameKind::is_multi`], [`GameKind::ALL`] and [`GameKind::TWO_PLAYER`], [`AnyGame`] with
+//! [`AnyGame::parse`] and [`AnyGame::visit`], the fuzz targets' games, the server's games ([`GameKind::SERVED`]) and the
+//! games that may have opening books ([`GameKind::BOOKS`]).
+//!
+//! # Adding a game
+//!
+//! 1. Write the game in the engine (`engine/src/games/...`), with its `Game` and `Notation`.
+//! 2. Give it a [`Describe`](crate::position::Describe) impl and a function that reads its
+//!    position argument, `fn(&GameArgs) -> Result<TheGame, PositionError>`, in
+//!    `cli/src/position.rs`.
+//! 3. Add one line to the table below: its help text as a doc comment, then
+//!    `Variant = "name", TheGame, DefaultAlgorithm, read_function;` in `two_player` (a game of
+//!    the chance and n-player model, which only `solve` searches, goes in `multi` as
+//!    `Variant = "name";`, and `solve`'s setup in `cmd/solve_multi.rs`). Add the variant to
+//!    `served` for the server's page to offer it, to `books` if its table key is the
+//!    position itself.
+//!
+//! The order of the lines is the order `--help` lists the games in. The `parse_move` fuzz
+//! target (`fuzz/fuzz_targets/parse_move.rs`) sets each two-player game up at its start; a
+//! game without one (it needs a position or parameters) gets an arm there, which it asks for.
+
+use crate::position::{self, GameArgs, GameVisitor, PositionError};
+use cutoff::games::perfect::connect4::Connect4;
+use cutoff::games::perfect::control::Control;
+use cutoff::games::perfect::random_tree::RandomTree;
+use cutoff::games::perfect::sim::Sim;
+use cutoff::games::perfect::takeaway::TakeAway;
+use cutoff::games::perfect::tictactoe::TicTacToe;
+use cutoff::games::perfect::tree::Tree;
+use cutoff::Algorithm;
+
+/// Writes the registry's items from its table; see the [module](self) documentation.
+macro_rules! registry {
+    (
+        two_player {
+            $( $(#[$doc:meta])* $kind:ident = $name:literal, $game:ty, $algo:ident, $parse:path; )+
+        }
+        multi {
+            $( $(#[$mdoc:meta])* $mkind:ident = $mname:literal; )+
+        }
+        served [ $( $served:ident ),* ];
+        books [ $( $book:ident ),* ];
+    ) => {
+        /// A game the command line names: the two-player games, then those of the chance and
+        /// n-player model ([`cutoff::multi`]). Generated from the registry
+        /// ([`crate::games`]), which says how to add one.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+        pub enum GameKind {
+            $( $(#[$doc])* #[value(name = $name)] $kind, )+
+            $( $(#[$mdoc])* #[value(name = $mname)] $mkind, )+
+        }
+
+        impl GameKind {
+            /// Every game, in the registry's order.
+            pub const ALL: &'static [GameKind] =
+                &[$( GameKind::$kind, )+ $( GameKind::$mkind, )+];
+
+            /// The two-player games, which [`AnyGame::parse`] sets up.
+            pub const TWO_PLAYER: &'static [GameKind] = &[$( GameKind::$kind, )+];
+
+            /// The games the server's page plays.
+            pub const SERVED: &'static [GameKind] = &[$( GameKind::$served, )*];
+
+            /// The games whose table key is the position itself, one to one up to the mirror
+            /// image, so that a book keyed by it cannot mistake one position for another.
+            pub const BOOKS: &'static [GameKind] = &[$( GameKind::$book, )*];
+
+            /// The name the command line uses.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( GameKind::$kind => $name, )+
+                    $( GameKind::$mkind => $mname, )+
+                }
+            }
+
+            /// The game's fastest exact algorithm: its own theory for the impartial games, the
+            /// null-window solver where the table and the game's knowledge pay, plain
+            /// alpha-beta for trees (no transpositions, no knowledge, and their textbook node
+            /// counts). The games of [`GameKind::is_multi`] are searched by the chance and
+            /// n-player model; for them it is alpha-beta.
+            pub fn default_algorithm(self) -> Algorithm {
+                match self {
+                    $( GameKind::$kind => Algorithm::$algo, )+
+                    $( GameKind::$mkind => Algorithm::AlphaBeta, )+
+                }
+            }
+
+            /// True for the games of the chance and n-player model ([`cutoff::multi`]), which
+            /// only `solve` searches.
+            pub fn is_multi(self) -> bool {
+                matches!(self, $( GameKind::$mkind )|+)
+            }
+        }
+
+        /// One of the engine's two-player games, set up at the position the command line
+        /// gave: one variant for each game of [`GameKind::TWO_PLAYER`], named as it.
+        #[derive(Clone, Debug)]
+        pub enum AnyGame {
+            $( $(#[$doc])* $kind(Box<$game>), )+
+        }
+
+        impl AnyGame {
+            /// Sets up the game `args.game` at `args.position`; the error names what is wrong,
+            /// in one line. The tree games read the options: `root` for `tree`, and
+            /// `branching`, `depth`, `seed` and `order` for `random`.
+            pub fn parse(args: &GameArgs) -> Result<AnyGame, PositionError> {
+                match args.game {
+                    $( GameKind::$kind => Ok(AnyGame::$kind(Box::new($parse(args)?))), )+
+                    $( GameKind::$mkind )|+ => Err(PositionError::ChanceOnly(args.game)),
+                }
+            }
+
+            /// Runs `visitor` on the game.
+            pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $( AnyGame::$kind(g) => visitor.visit(g.as_ref()), )+
+                }
+            }
+
+            /// The game's kind.
+            pub fn kind(&self) -> GameKind {
+                match self {
+                    $( AnyGame::$kind(_) => GameKind::$kind, )+
+                }
+            }
+        }
+    };
+}
+
+registry! {
+    two_player {
+        /// Take 1-3 sticks; whoever takes the last one loses.
+        Matchsticks = "matchsticks", TakeAway, Theory, position::matchsticks;
+        /// Take 1-2 stones; whoever cannot move loses.
+        Stones = "stones", TakeAway, Theory, position::stones;
+        /// Tic-tac-toe.
+        Tictactoe = "tictactoe", TicTacToe, Solve, position::tictactoe;
+        /// The control game (Node Kayles) on an adjacency matrix.
+        Control = "control", Control, Theory, position::control;
+        /// A hand-written tree from a file.
+        Tree = "tree", Tree, AlphaBeta, position::tree;
+        /// A uniform random tree.
+        Random = "random", RandomTree, AlphaBeta, position::random;
+        /// Connect Four 7x6.
+        Connect4 = "connect4", Connect4, Solve, position::connect4;
+        /// Sim on K6.
+        Sim = "sim", Sim, Solve, position::sim;
+    }
+    multi {
+        /// Pig, the dice game, or Piglet, for 2 to 8 players (chance nodes: `solve` only).
+        Pig = "pig";
+        /// A random tree with chance nodes, MAX, CHANCE, MIN, CHANCE levels (`solve` only).
+        Chance = "chance";
+    }
+    served [Connect4, Tictactoe];
+    books [Connect4];
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The games' names as a list in words: `a`, `a or b`, `a, b or c`.
+pub fn or_list(games: &[GameKind]) -> String {
+    match games.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.name().to_string(),
+        Some((last, rest)) => {
+            let rest: Vec<&str> = rest.iter().map(|g| g.name()).collect();
+            format!("{} or {}", rest.join(", "), last.name())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::ValueEnum;
+
+    #[test]
+    fn names_are_claps() {
+        assert_eq!(GameKind::ALL.len(), GameKind::value_variants().len());
+        for &g in GameKind::ALL {
+            assert_eq!(GameKind::from_str(g.name(), false), Ok(g));
+            let v = g.to_possible_value().unwrap();
+            assert_eq!(v.get_name(), g.name());
+            assert_eq!(g.is_multi(), !GameKind::TWO_PLAYER.contains(&g));
+        }
+    }
+
+    #[test]
+    fn lists_in_words() {
+        assert_eq!(or_list(&[]), "");
+        assert_eq!(or_list(&[GameKind::Sim]), "sim");
+        assert_eq!(or_list(GameKind::SERVED), "connect4 or tictactoe");
+        assert_eq!(
+            or_list(&[GameKind::Tree, GameKind::Random, GameKind::Pig]),
+            "tree, random or pig"
+        );
+    }
+}

@@ -19,7 +19,7 @@ mod ybwc;
 pub use deepening::parallel_iterative_deepening;
 
 use crate::game::{Game, Value};
-use crate::search::policy::{Policy, Split};
+use crate::search::policy::{Brothers, Policy, Split};
 use crate::search::pvs::{Best, Node};
 use crate::search::{Algorithm, Limits, NoObserver, Searcher, Stats};
 use crate::tt::{TranspositionTable, TtStats};
@@ -588,15 +588,12 @@ impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
     fn split(
         &self,
         s: &mut Searcher<'g, G>,
-        ply: usize,
-        first: usize,
-        eldest_nodes: u64,
-        node: &Node,
+        rest: Brothers<'_>,
         best: &mut Best<G::Move>,
         alpha: &mut Value,
     ) -> Split {
         match self.ybwc {
-            Some(cx) => cx.split(self, s, ply, first, eldest_nodes, node, best, alpha),
+            Some(cx) => cx.split(self, s, rest, best, alpha),
             None => Split::Declined,
         }
     }

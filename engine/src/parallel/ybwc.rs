@@ -13,12 +13,11 @@
 //! Root splitting ([`super::Mode::Root`]) is the same machinery with the split made only at
 //! the root, without waiting for the eldest, and serial searches below.
 
-use super::{tally, worker, ParallelConfig, RootResult, Shared, Tallies, Task};
+use super::{tally, RootResult, Run, Shared, Tallies, Task};
 use crate::game::{Game, MoveBuffer, Value};
 use crate::search::policy::{Brothers, Split};
 use crate::search::pvs::{Best, Node};
-use crate::search::{Algorithm, Limits, Searcher};
-use crate::tt::TranspositionTable;
+use crate::search::Searcher;
 use crossbeam::queue::ArrayQueue;
 use crossbeam::utils::CachePadded;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
@@ -92,18 +91,15 @@ fn unpack(p: u64) -> (Value, usize) {
 
 /// The YBWC (or root-splitting) driver: the root searched by the calling thread, which must be
 /// one of the pool's.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn search<G: Game>(
-    game: &G,
-    root: G::Pos,
-    algo: Algorithm,
-    tt: &TranspositionTable,
-    shared: &Shared,
-    per_thread: &Tallies,
-    config: ParallelConfig,
-    limits: Limits<'_>,
-) -> RootResult<G::Move> {
-    let make = || worker(game, root, tt, limits, config);
+pub(super) fn search<G: Game>(run: &Run<'_, G>) -> RootResult<G::Move> {
+    let Run {
+        algo,
+        config,
+        shared,
+        per_thread,
+        ..
+    } = *run;
+    let make = || run.worker();
     let threads = rayon::current_num_threads();
     // Two searchers a thread up front: a thread runs one task, and one more while it waits
     // for a stolen half in `rayon::join`; deeper nesting is rarer and draws on the overflow.

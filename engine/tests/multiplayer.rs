@@ -246,17 +246,22 @@ fn random_tree(seed: u64, n: usize, chance: bool, depth: usize) -> Tree {
         p
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn gen(
-        rng: &mut SplitMix64,
+    /// What every node of one tree shares: the players, the payoffs' units and offset, and
+    /// whether chance nodes may appear.
+    struct Shape {
         n: usize,
         units: usize,
         c: f64,
         chance: bool,
-        left: usize,
-        top: bool,
-        prev: usize,
-    ) -> Spec {
+    }
+
+    fn gen(rng: &mut SplitMix64, shape: &Shape, left: usize, top: bool, prev: usize) -> Spec {
+        let &Shape {
+            n,
+            units,
+            c,
+            chance,
+        } = shape;
         if left == 0 || (!top && rng.below(6) == 0) {
             return Spec::L(payoff(rng, n, units, c));
         }
@@ -265,7 +270,7 @@ fn random_tree(seed: u64, n: usize, chance: bool, depth: usize) -> Tree {
             let ps = probs(rng, k);
             return Spec::C(
                 ps.into_iter()
-                    .map(|p| (p, gen(rng, n, units, c, chance, left - 1, false, prev)))
+                    .map(|p| (p, gen(rng, shape, left - 1, false, prev)))
                     .collect(),
             );
         }
@@ -285,12 +290,18 @@ fn random_tree(seed: u64, n: usize, chance: bool, depth: usize) -> Tree {
         Spec::D(
             p,
             (0..k)
-                .map(|_| gen(rng, n, units, c, chance, left - 1, false, p))
+                .map(|_| gen(rng, shape, left - 1, false, p))
                 .collect(),
         )
     }
 
-    let spec = gen(&mut rng, n, units, c, chance, depth, true, n - 1);
+    let shape = Shape {
+        n,
+        units,
+        c,
+        chance,
+    };
+    let spec = gen(&mut rng, &shape, depth, true, n - 1);
     Tree::new(n, spec, (-c, units as f64 - c), Some(sum))
 }
 

@@ -55,7 +55,7 @@
 //! `(t / (t + 1))^gamma` each iteration, as in the discounted CFR paper, is likewise the
 //! weight `t^gamma` up to a factor, so the average is kept with that weight directly.
 
-use super::tree::{ExtensiveTree, CHANCE, NO_SLOT, TERMINAL};
+use super::tree::{ExtensiveTree, Inner, CHANCE, NO_SLOT, TERMINAL};
 
 /// The knobs that make CFR, CFR+, linear CFR and discounted CFR out of one solver.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -340,7 +340,7 @@ impl<'t> Cfr<'t> {
                 val[node] = match e.count {
                     2 => back::<2>(probs, val, regret, f, s, own, cf),
                     3 => back::<3>(probs, val, regret, f, s, own, cf),
-                    c => back_any(probs, val, regret, f, s, c as usize, own, cf),
+                    _ => back_any(probs, val, regret, e, own, cf),
                 };
             }
         }
@@ -443,19 +443,11 @@ fn back<const N: usize>(
     v
 }
 
-/// [`back`] for any number of children.
-#[allow(clippy::too_many_arguments)]
+/// [`back`] for any number of children, the node's entry `e` giving where they and their
+/// probabilities start and how many there are.
 #[inline(always)]
-fn back_any(
-    probs: &[f64],
-    val: &[f64],
-    regret: &mut [f64],
-    first: usize,
-    slot: usize,
-    count: usize,
-    own: bool,
-    cf: f64,
-) -> f64 {
+fn back_any(probs: &[f64], val: &[f64], regret: &mut [f64], e: &Inner, own: bool, cf: f64) -> f64 {
+    let (first, slot, count) = (e.first_child as usize, e.slot as usize, e.count as usize);
     let ch = &val[first..first + count];
     let mut v = 0.0;
     for (&w, &c) in probs[slot..slot + count].iter().zip(ch) {

@@ -29,7 +29,7 @@
 //! `-v / (n - 1)`.
 
 use super::paranoid::coalition_split;
-use super::{owner, Aborted, Ctx, Cut, MultiGame, MultiObserver, Payoffs, Turn};
+use super::{owner, Aborted, Ctx, Cut, MultiGame, MultiObserver, Payoffs, Turn, Window};
 use crate::game::MoveBuffer;
 
 /// Where the search stands between two decisions of the root player.
@@ -53,13 +53,12 @@ pub fn brs<G: MultiGame, O: MultiObserver<G>>(
     let n = ctx.game.players();
     let me = owner(ctx.game.turn(root), 0);
     let inf = f64::INFINITY;
-    let (v, best) = node(ctx, root, me, Phase::Open, 0, depth, -inf, inf)?;
+    let (v, best) = node(ctx, root, me, Phase::Open, 0, depth, Window::new(-inf, inf))?;
     Ok((coalition_split(n, me, v), best))
 }
 
-/// The best-reply value of `pos` for `me` with the window `(alpha, beta)` (fail-soft: exact
-/// when strictly inside), and the best move.
-#[allow(clippy::too_many_arguments)]
+/// The best-reply value of `pos` for `me` with the window `w` (fail-soft: exact when strictly
+/// inside), and the best move.
 fn node<G: MultiGame, O: MultiObserver<G>>(
     ctx: &mut Ctx<'_, G, O>,
     pos: &G::Pos,
@@ -67,9 +66,12 @@ fn node<G: MultiGame, O: MultiObserver<G>>(
     phase: Phase,
     ply: usize,
     depth: usize,
-    mut alpha: f64,
-    mut beta: f64,
+    w: Window,
 ) -> Result<(f64, Option<G::Move>), Aborted> {
+    let Window {
+        mut alpha,
+        mut beta,
+    } = w;
     ctx.obs.entered(ply, pos, me, (alpha, beta));
     let n = ctx.game.players();
     let turn = ctx.game.turn(pos);
@@ -87,8 +89,8 @@ fn node<G: MultiGame, O: MultiObserver<G>>(
             for i in 0..ctx.frames[ply].outcomes.len() {
                 let o = ctx.frames[ply].outcomes.as_slice()[i];
                 let child = ctx.game.play(pos, o.mv);
-                let inf = f64::INFINITY;
-                mean += o.prob * node(ctx, &child, me, phase, ply + 1, depth - 1, -inf, inf)?.0;
+                let full = Window::new(-f64::INFINITY, f64::INFINITY);
+                mean += o.prob * node(ctx, &child, me, phase, ply + 1, depth - 1, full)?.0;
             }
             ctx.obs
                 .settled(ply, pos, &coalition_split(n, me, mean), true);
@@ -99,8 +101,8 @@ fn node<G: MultiGame, O: MultiObserver<G>>(
         if q != me && q != o {
             // The reply is over: the root player moves next, if the game lets the turn pass.
             return match ctx.game.pass_to(pos, me) {
-                Some(back) => node(ctx, &back, me, Phase::Open, ply, depth, alpha, beta),
-                None => node(ctx, pos, me, Phase::Open, ply, depth, alpha, beta),
+                Some(back) => node(ctx, &back, me, Phase::Open, ply, depth, w),
+                None => node(ctx, pos, me, Phase::Open, ply, depth, w),
             };
         }
     }
@@ -144,7 +146,8 @@ fn node<G: MultiGame, O: MultiObserver<G>>(
             }
             let mv = ctx.frames[ply].moves.as_slice()[i];
             let child = ctx.game.play(&from, mv);
-            let (v, _) = node(ctx, &child, me, next, ply + 1, depth - 1, alpha, beta)?;
+            let w = Window::new(alpha, beta);
+            let (v, _) = node(ctx, &child, me, next, ply + 1, depth - 1, w)?;
             index += 1;
             let better = match best {
                 None => true,

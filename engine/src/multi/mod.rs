@@ -253,6 +253,29 @@ impl fmt::Display for MultiError {
 
 impl std::error::Error for MultiError {}
 
+/// The alpha-beta window a search with windows (Star1, Star2, best-reply search) hands a node:
+/// bounds on its owner's value, fail-soft. Two numbers in one value, so that it travels as the
+/// two arguments it stands for (in two registers), and the recursion costs nothing more.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Window {
+    pub alpha: f64,
+    pub beta: f64,
+}
+
+impl Window {
+    /// The window `(alpha, beta)`.
+    #[inline(always)]
+    pub(crate) fn new(alpha: f64, beta: f64) -> Self {
+        Window { alpha, beta }
+    }
+
+    /// The same window seen by the other player of a zero-sum pair: `(-beta, -alpha)`.
+    #[inline(always)]
+    pub(crate) fn flip(self) -> Self {
+        Window::new(-self.beta, -self.alpha)
+    }
+}
+
 /// The search was stopped by a budget or the stop flag; the partial result is thrown away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Aborted;

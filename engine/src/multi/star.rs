@@ -38,7 +38,7 @@
 //! are floating point, so a bound may overshoot the window by a rounding error (about 1e-16).
 
 use super::table::Bounds;
-use super::{owner, Aborted, Ctx, Cut, MultiGame, MultiObserver, Payoffs, Turn};
+use super::{owner, Aborted, Ctx, Cut, MultiGame, MultiObserver, Payoffs, Turn, Window};
 use crate::game::MoveBuffer;
 use crate::rng::GOLDEN;
 
@@ -55,7 +55,7 @@ pub fn star<G: MultiGame, O: MultiObserver<G>>(
     let (l, u) = (l.max(-u), u.min(-l));
     let mut s = Star { l, u, probe, ctx };
     let me = owner(s.ctx.game.turn(root), 0);
-    let (v, best) = s.node(root, me, 0, depth, l, u, None)?;
+    let (v, best) = s.node(root, me, 0, depth, Window::new(l, u), None)?;
     let best_move = best.map(|i| s.ctx.frames[0].moves.as_slice()[i]);
     Ok((Payoffs::zero_sum2(me, v), best_move))
 }
@@ -75,7 +75,8 @@ pub fn star_window<G: MultiGame, O: MultiObserver<G>>(
     let (l, u) = (l.max(-u), u.min(-l));
     let mut s = Star { l, u, probe, ctx };
     let me = owner(s.ctx.game.turn(root), 0);
-    Ok(s.node(root, me, 0, depth, alpha, beta, None)?.0)
+    let (v, _) = s.node(root, me, 0, depth, Window::new(alpha, beta), None)?;
+    Ok(v)
 }
 
 /// What Star2's probe of an outcome learnt: the value of one move of the decision node the
@@ -120,7 +121,7 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
         self.ctx.game.key(pos) ^ (me as u64 + 1).wrapping_mul(GOLDEN)
     }
 
-    /// The value of `child` for `me`, searched with `me`'s window `(alpha, beta)`.
+    /// The value of `child` for `me`, searched with `me`'s window `w`.
     #[inline]
     fn child(
         &mut self,
@@ -128,47 +129,43 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
         me: usize,
         ply: usize,
         depth: usize,
-        alpha: f64,
-        beta: f64,
+        w: Window,
     ) -> Result<f64, Aborted> {
-        self.child_seeded(child, me, ply, depth, alpha, beta, None)
+        self.child_seeded(child, me, ply, depth, w, None)
     }
 
     /// [`Star::child`] for a decision node Star2 has probed (`seed`, in its mover's view).
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn child_seeded(
         &mut self,
         child: &G::Pos,
         me: usize,
         ply: usize,
         depth: usize,
-        alpha: f64,
-        beta: f64,
+        w: Window,
         seed: Option<Seed>,
     ) -> Result<f64, Aborted> {
         let them = owner(self.ctx.game.turn(child), me);
         if them == me {
-            Ok(self.node(child, me, ply, depth, alpha, beta, seed)?.0)
+            Ok(self.node(child, me, ply, depth, w, seed)?.0)
         } else {
-            Ok(-self.node(child, them, ply, depth, -beta, -alpha, seed)?.0)
+            Ok(-self.node(child, them, ply, depth, w.flip(), seed)?.0)
         }
     }
 
-    /// The value of `pos` for its owner `me` with window `(alpha, beta)` (fail-soft), and the
-    /// index of the best move when a player is to move. A `seed` (Star2's probe of this node)
-    /// means the node was counted when probed and its probed move need not be searched again.
-    #[allow(clippy::too_many_arguments)]
+    /// The value of `pos` for its owner `me` with window `w` (fail-soft), and the index of the
+    /// best move when a player is to move. A `seed` (Star2's probe of this node) means the node
+    /// was counted when probed and its probed move need not be searched again.
     fn node(
         &mut self,
         pos: &G::Pos,
         me: usize,
         ply: usize,
         depth: usize,
-        alpha: f64,
-        beta: f64,
+        w: Window,
         seed: Option<Seed>,
     ) -> Result<(f64, Option<usize>), Aborted> {
+        let Window { alpha, beta } = w;
         self.ctx.obs.entered(ply, pos, me, (alpha, beta));
         let turn = self.ctx.game.turn(pos);
         if turn == Turn::Terminal || depth == 0 {
@@ -219,9 +216,10 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
         let (v, best) = match turn {
             Turn::Player(_) => {
                 let first = seed.map_or(first, |s| Some(s.idx as usize));
-                self.decision(pos, me, ply, depth, alpha, beta, first, seed)?
+                self.ctx.order(ply, pos, first);
+                self.decision(pos, me, ply, depth, w, seed)?
             }
-            _ => (self.chance(pos, me, ply, depth, alpha, beta)?, None),
+            _ => (self.chance(pos, me, ply, depth, w)?, None),
         };
         let cut = self.ctx.horizon_hit;
         self.ctx.horizon_hit |= outer_hit;
@@ -251,20 +249,17 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
         Ok((v, best))
     }
 
-    /// Alpha-beta at a decision node of `me`.
-    #[allow(clippy::too_many_arguments)]
+    /// Alpha-beta at a decision node of `me`, its moves already ordered (by [`Star::node`]).
     fn decision(
         &mut self,
         pos: &G::Pos,
         me: usize,
         ply: usize,
         depth: usize,
-        alpha: f64,
-        beta: f64,
-        first: Option<usize>,
+        w: Window,
         seed: Option<Seed>,
     ) -> Result<(f64, Option<usize>), Aborted> {
-        self.ctx.order(ply, pos, first);
+        let Window { alpha, beta } = w;
         let n = self.ctx.frames[ply].perm.len();
         let mut best = f64::NEG_INFINITY;
         let mut best_i = None;
@@ -283,7 +278,7 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
                 }
                 None => {
                     let child = self.ctx.game.play(pos, mv);
-                    self.child(&child, me, ply + 1, depth - 1, a, beta)?
+                    self.child(&child, me, ply + 1, depth - 1, Window::new(a, beta))?
                 }
             };
             if v > best {
@@ -316,9 +311,9 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
         me: usize,
         ply: usize,
         depth: usize,
-        alpha: f64,
-        beta: f64,
+        w: Window,
     ) -> Result<f64, Aborted> {
+        let Window { alpha, beta } = w;
         self.ctx
             .game
             .outcomes(pos, &mut self.ctx.frames[ply].outcomes);
@@ -332,7 +327,7 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
         // Outcomes whose value is already exact (a leaf met while probing): bit i.
         let mut known: u64 = 0;
         if self.probe {
-            if let Some(v) = self.probe_all(pos, me, ply, depth, alpha, beta, &mut known)? {
+            if let Some(v) = self.probe_all(pos, me, ply, depth, w, &mut known)? {
                 return Ok(v);
             }
         }
@@ -374,8 +369,8 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
             } else {
                 let seed = f.seeds[i];
                 let child = self.ctx.game.play(pos, o.mv);
-                let (wa, wb) = (a.max(self.l), b.min(self.u));
-                self.child_seeded(&child, me, ply + 1, depth - 1, wa, wb, seed)?
+                let w = Window::new(a.max(self.l), b.min(self.u));
+                self.child_seeded(&child, me, ply + 1, depth - 1, w, seed)?
             };
             if v <= a {
                 self.ctx.stats.chance_cutoffs += 1;
@@ -400,17 +395,16 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
 
     /// Star2's probing phase: bounds on every outcome from one move each, written into the
     /// frame's `lo` and `hi`; `Some(bound)` when they alone cut the chance node off.
-    #[allow(clippy::too_many_arguments)]
     fn probe_all(
         &mut self,
         pos: &G::Pos,
         me: usize,
         ply: usize,
         depth: usize,
-        alpha: f64,
-        beta: f64,
+        w: Window,
         known: &mut u64,
     ) -> Result<Option<f64>, Aborted> {
+        let Window { alpha, beta } = w;
         let n = self.ctx.frames[ply].outcomes.len();
         for i in 0..n {
             let o = self.ctx.frames[ply].outcomes.as_slice()[i];
@@ -419,7 +413,8 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
             let q = match turn {
                 Turn::Player(q) => q,
                 Turn::Terminal => {
-                    let v = self.child(&child, me, ply + 1, depth - 1, self.l, self.u)?;
+                    let full = Window::new(self.l, self.u);
+                    let v = self.child(&child, me, ply + 1, depth - 1, full)?;
                     let f = &mut self.ctx.frames[ply];
                     f.lo[i] = v;
                     f.hi[i] = v;
@@ -431,7 +426,7 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
             };
             if depth == 1 {
                 // The outcome is a leaf at the horizon: its value is exact now.
-                let v = self.child(&child, me, ply + 1, 0, self.l, self.u)?;
+                let v = self.child(&child, me, ply + 1, 0, Window::new(self.l, self.u))?;
                 let f = &mut self.ctx.frames[ply];
                 f.lo[i] = v;
                 f.hi[i] = v;
@@ -456,16 +451,16 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
             }
             if q == me {
                 // The outcome's mover is the owner: one move bounds it from below.
-                let (lo, hi) = (a.max(self.l), b.min(self.u));
-                if let Some(r) = self.probe_first(&child, q, ply + 1, depth - 1, lo, hi)? {
+                let w = Window::new(a.max(self.l), b.min(self.u));
+                if let Some(r) = self.probe_first(&child, q, ply + 1, depth - 1, w)? {
                     let f = &mut self.ctx.frames[ply];
                     f.lo[i] = f.lo[i].max(r.value);
                     f.seeds[i] = Some(r);
                 }
             } else {
                 // The other player moves: one move bounds it from above for the owner.
-                let (lo, hi) = ((-b).max(self.l), (-a).min(self.u));
-                if let Some(r) = self.probe_first(&child, q, ply + 1, depth - 1, lo, hi)? {
+                let w = Window::new((-b).max(self.l), (-a).min(self.u));
+                if let Some(r) = self.probe_first(&child, q, ply + 1, depth - 1, w)? {
                     let f = &mut self.ctx.frames[ply];
                     f.hi[i] = f.hi[i].min(-r.value);
                     f.seeds[i] = Some(r);
@@ -489,17 +484,17 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
     }
 
     /// Searches only the first move (the table's, else the best by hint) of the decision node
-    /// `pos` of player `q`, with `q`'s window `(alpha, beta)`: that move's value, a lower bound
-    /// on the node's value for `q`, or `None` when the probe failed low and proved nothing.
+    /// `pos` of player `q`, with `q`'s window `w`: that move's value, a lower bound on the
+    /// node's value for `q`, or `None` when the probe failed low and proved nothing.
     fn probe_first(
         &mut self,
         pos: &G::Pos,
         q: usize,
         ply: usize,
         depth: usize,
-        alpha: f64,
-        beta: f64,
+        w: Window,
     ) -> Result<Option<Seed>, Aborted> {
+        let Window { alpha, beta } = w;
         let mut first = None;
         if let Some(t) = self.ctx.table {
             if let Some(b) = t.probe(self.key(pos, q)) {
@@ -515,7 +510,7 @@ impl<G: MultiGame, O: MultiObserver<G>> Star<'_, '_, G, O> {
         let mv = self.ctx.frames[ply].moves.as_slice()[i];
         let child = self.ctx.game.play(pos, mv);
         let outer_hit = std::mem::replace(&mut self.ctx.horizon_hit, false);
-        let r = self.child(&child, q, ply + 1, depth - 1, alpha, beta)?;
+        let r = self.child(&child, q, ply + 1, depth - 1, w)?;
         let cut = self.ctx.horizon_hit;
         self.ctx.horizon_hit |= outer_hit;
         Ok((r > alpha).then_some(Seed {

@@ -5,34 +5,31 @@
 //! (`abdada.rs`) is the same race, in one order, with busy moves put off.
 
 use super::abdada::Busy;
-use super::{tally, worker, ParallelConfig, RootResult, Shared, SplitChain, Tallies, Task};
+use super::{tally, RootResult, Run, SplitChain, Task};
 use crate::game::Game;
-use crate::search::{Algorithm, Limits};
-use crate::tt::TranspositionTable;
 use std::sync::OnceLock;
 
 /// The Lazy SMP and ABDADA driver: `threads` whole searches of the root on the current rayon
 /// pool, the first to finish answering. Without `busy`, Lazy SMP: the helpers (every thread but the first) jitter their move order and keep their
 /// moves out of the table. With it, ABDADA: one order, moves claimed in `busy`.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn race<G: Game>(
-    game: &G,
-    root: G::Pos,
-    algo: Algorithm,
-    tt: &TranspositionTable,
+    run: &Run<'_, G>,
     threads: usize,
-    shared: &Shared,
-    per_thread: &Tallies,
-    config: ParallelConfig,
-    limits: Limits<'_>,
     busy: Option<&Busy>,
 ) -> RootResult<G::Move> {
+    let Run {
+        algo,
+        config,
+        shared,
+        per_thread,
+        ..
+    } = *run;
     let first = OnceLock::new();
     rayon::scope(|scope| {
         for t in 0..threads {
             let first = &first;
             scope.spawn(move |_| {
-                let mut w = worker(game, root, tt, limits, config);
+                let mut w = run.worker();
                 let task = match busy {
                     Some(b) => Task::abdada(shared, b, config.min_split_depth),
                     None if t > 0 => {

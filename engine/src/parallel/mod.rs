@@ -19,7 +19,7 @@ mod ybwc;
 pub use deepening::parallel_iterative_deepening;
 
 use crate::game::{Game, Value};
-use crate::search::policy::{Policy, Split};
+use crate::search::policy::{Brothers, Policy, Split};
 use crate::search::pvs::{Best, Node};
 use crate::search::{Algorithm, Limits, NoObserver, Searcher, Stats};
 use crate::tt::{TranspositionTable, TtStats};
@@ -349,26 +349,23 @@ pub fn parallel_search<G: Game>(
         .map(|_| CachePadded::new(AtomicU64::new(0)))
         .collect();
     tt.new_search();
+    let run = Run {
+        game,
+        root,
+        algo,
+        tt,
+        config,
+        limits,
+        shared: &shared,
+        per_thread: &per_thread,
+    };
     let outcome = pool.install(|| match config.mode {
         Mode::LazySmp | Mode::Abdada => {
             // ABDADA is Lazy SMP's race in one order, with busy moves put off.
             let busy = (config.mode == Mode::Abdada).then(abdada::Busy::new);
-            lazysmp::race(
-                game,
-                root,
-                algo,
-                tt,
-                on_cores(threads, &config),
-                &shared,
-                &per_thread,
-                config,
-                limits,
-                busy.as_ref(),
-            )
+            lazysmp::race(&run, on_cores(threads, &config), busy.as_ref())
         }
-        Mode::Ybwc | Mode::Root => {
-            ybwc::search(game, root, algo, tt, &shared, &per_thread, config, limits)
-        }
+        Mode::Ybwc | Mode::Root => ybwc::search(&run),
     });
     let (stats, tt_stats) = shared.totals();
     let stopped = outcome.is_none();
@@ -441,31 +438,47 @@ fn serial<G: Game>(
     }
 }
 
-/// A searcher for a worker: the shared table, and the caller's limits but for the node
-/// budget, which the tasks' policies count across all workers.
-fn worker<'g, G: Game>(
-    game: &'g G,
+/// One parallel search as [`parallel_search`] was asked for it, with the state its threads
+/// share: what a driver (`ybwc::search`, `lazysmp::race`) starts its workers from.
+struct Run<'a, G: Game> {
+    /// What is searched: the game from `root`, with `algo`.
+    game: &'a G,
     root: G::Pos,
-    tt: &'g TranspositionTable,
-    limits: Limits<'g>,
+    algo: Algorithm,
+    /// The table every worker uses.
+    tt: &'a TranspositionTable,
+    /// How the threads share the work, and how each worker searches.
     config: ParallelConfig,
-) -> Searcher<'g, G> {
-    let mut s = Searcher::new(game, root, config.depth)
-        .with_table(tt)
-        .with_limits(Limits {
-            // The node budget is counted across all workers by `Shared`.
-            nodes: None,
-            deadline: limits.deadline,
-            stop: limits.stop,
-            progress: limits.progress,
-        })
-        .weak(config.weak)
-        .window(config.window)
-        .want_move(config.want_move);
-    // The first poll looks at the shared count at once and spaces the next ones by what a
-    // node budget has left (see `Shared::check_every`).
-    s.check_now();
-    s
+    /// The caller's limits.
+    limits: Limits<'a>,
+    /// The node count, stop flag and split points the threads share.
+    shared: &'a Shared,
+    /// The nodes each thread of the pool searched.
+    per_thread: &'a Tallies,
+}
+
+impl<'a, G: Game> Run<'a, G> {
+    /// A searcher for a worker: the shared table, and the caller's limits but for the node
+    /// budget, which the tasks' policies count across all workers.
+    fn worker(&self) -> Searcher<'a, G> {
+        let (limits, config) = (self.limits, self.config);
+        let mut s = Searcher::new(self.game, self.root, config.depth)
+            .with_table(self.tt)
+            .with_limits(Limits {
+                // The node budget is counted across all workers by `Shared`.
+                nodes: None,
+                deadline: limits.deadline,
+                stop: limits.stop,
+                progress: limits.progress,
+            })
+            .weak(config.weak)
+            .window(config.window)
+            .want_move(config.want_move);
+        // The first poll looks at the shared count at once and spaces the next ones by what a
+        // node budget has left (see `Shared::check_every`).
+        s.check_now();
+        s
+    }
 }
 
 /// The policy of one parallel task: the shared state, the split points above it, and, for
@@ -588,15 +601,12 @@ impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
     fn split(
         &self,
         s: &mut Searcher<'g, G>,
-        ply: usize,
-        first: usize,
-        eldest_nodes: u64,
-        node: &Node,
+        rest: Brothers<'_>,
         best: &mut Best<G::Move>,
         alpha: &mut Value,
     ) -> Split {
         match self.ybwc {
-            Some(cx) => cx.split(self, s, ply, first, eldest_nodes, node, best, alpha),
+            Some(cx) => cx.split(self, s, rest, best, alpha),
             None => Split::Declined,
         }
     }

@@ -13,12 +13,11 @@
 //! Root splitting ([`super::Mode::Root`]) is the same machinery with the split made only at
 //! the root, without waiting for the eldest, and serial searches below.
 
-use super::{tally, worker, ParallelConfig, RootResult, Shared, Tallies, Task};
+use super::{tally, RootResult, Run, Shared, Tallies, Task};
 use crate::game::{Game, MoveBuffer, Value};
-use crate::search::policy::Split;
+use crate::search::policy::{Brothers, Split};
 use crate::search::pvs::{Best, Node};
-use crate::search::{Algorithm, Limits, Searcher};
-use crate::tt::TranspositionTable;
+use crate::search::Searcher;
 use crossbeam::queue::ArrayQueue;
 use crossbeam::utils::CachePadded;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
@@ -92,18 +91,15 @@ fn unpack(p: u64) -> (Value, usize) {
 
 /// The YBWC (or root-splitting) driver: the root searched by the calling thread, which must be
 /// one of the pool's.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn search<G: Game>(
-    game: &G,
-    root: G::Pos,
-    algo: Algorithm,
-    tt: &TranspositionTable,
-    shared: &Shared,
-    per_thread: &Tallies,
-    config: ParallelConfig,
-    limits: Limits<'_>,
-) -> RootResult<G::Move> {
-    let make = || worker(game, root, tt, limits, config);
+pub(super) fn search<G: Game>(run: &Run<'_, G>) -> RootResult<G::Move> {
+    let Run {
+        algo,
+        config,
+        shared,
+        per_thread,
+        ..
+    } = *run;
+    let make = || run.worker();
     let threads = rayon::current_num_threads();
     // Two searchers a thread up front: a thread runs one task, and one more while it waits
     // for a stolen half in `rayon::join`; deeper nesting is rarer and draws on the overflow.
@@ -160,21 +156,23 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         (left >= self.min_split_depth).then(|| self.eldest.clamp(1, node.moves.max(1)))
     }
 
-    /// Searches moves `first..node.moves` of the node at `ply` of `s` (a searcher working
-    /// under `task`) in parallel, if the eldest brothers' `eldest_nodes` say the node is
-    /// worth it and a split point is free.
-    #[allow(clippy::too_many_arguments)]
+    /// Searches the younger brothers `rest` of a node of `s` (a searcher working under
+    /// `task`) in parallel, if the eldest brothers' nodes say the node is worth it and a split
+    /// point is free.
     pub(super) fn split(
         &self,
         task: &Task<'_, 'g, G>,
         s: &mut Searcher<'g, G>,
-        ply: usize,
-        first: usize,
-        eldest_nodes: u64,
-        node: &Node,
+        rest: Brothers<'_>,
         best: &mut Best<G::Move>,
         alpha: &mut Value,
     ) -> Split {
+        let Brothers {
+            ply,
+            node,
+            first,
+            eldest_nodes,
+        } = rest;
         // Big enough to split: the eldest took many nodes, or the table remembers the whole
         // node taking sixteen times that (the eldest can be cheap, a table hit, with the work
         // in its brothers).
@@ -191,7 +189,7 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         else {
             return Split::Declined;
         };
-        let found = self.brothers(s, ply, first, node, *alpha, chain, slot);
+        let found = self.brothers(s, rest, *alpha, chain, slot);
         self.shared.release(slot);
         // Tasks may have stopped early for an abort anywhere above us, not only for a cutoff
         // among themselves: then their results are partial and this node's value must not be
@@ -208,20 +206,20 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         Split::Done
     }
 
-    /// Searches moves `first..node.moves` of the node at `ply` of `s` in parallel under the
-    /// split point `slot` (`chain`: the split points down to it); returns the best value found
-    /// and its move index, if any task finished.
-    #[allow(clippy::too_many_arguments)]
+    /// Searches the younger brothers `rest` of a node of `s` in parallel under the split point
+    /// `slot` (`chain`: the split points down to it); returns the best value found and its
+    /// move index, if any task finished.
     fn brothers(
         &self,
         s: &Searcher<'g, G>,
-        ply: usize,
-        first: usize,
-        node: &Node,
+        rest: Brothers<'_>,
         a: Value,
         chain: super::SplitChain,
         slot: u16,
     ) -> Option<(Value, usize)> {
+        let Brothers {
+            ply, node, first, ..
+        } = rest;
         let pos = s.position(ply);
         let moves = s.moves(ply).clone();
         let horizon = s.horizon();

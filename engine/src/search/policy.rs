@@ -24,6 +24,19 @@ pub(crate) enum Split {
     Stopped,
 }
 
+/// What [`Policy::split`] is offered: the younger brothers of a node whose eldest are done.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Brothers<'n> {
+    /// The node's ply.
+    pub ply: usize,
+    /// The node, as its prologue prepared it.
+    pub node: &'n Node,
+    /// The first move not searched yet: moves `first..node.moves` are left.
+    pub first: usize,
+    /// The nodes the moves before `first` took: how big the rest is likely to be.
+    pub eldest_nodes: u64,
+}
+
 /// How a node's children are searched and when the search stops (see the module comment).
 pub(crate) trait Policy<'g, G: Game, O: Observer<G>> {
     /// True for a policy whose stop condition can change at any node (a parallel task, which
@@ -87,17 +100,13 @@ pub(crate) trait Policy<'g, G: Game, O: Observer<G>> {
         None
     }
 
-    /// Searches moves `first..node.moves` of the node at `ply`, whose first `first` moves
-    /// took `eldest_nodes` nodes, updating `best` and `alpha`; or declines.
-    #[allow(clippy::too_many_arguments)]
+    /// Searches the node's younger brothers `rest`, updating its `best` and `alpha`; or
+    /// declines.
     #[inline(always)]
     fn split(
         &self,
         _s: &mut Searcher<'g, G, O>,
-        _ply: usize,
-        _first: usize,
-        _eldest_nodes: u64,
-        _node: &Node,
+        _rest: Brothers<'_>,
         _best: &mut Best<G::Move>,
         _alpha: &mut Value,
     ) -> Split {

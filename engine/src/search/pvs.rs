@@ -96,8 +96,13 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let mut deferred = 0u64;
         for i in 0..node.moves {
             if split_after == Some(i) {
-                let eldest = self.stats.nodes - before;
-                match policy.split(self, ply, i, eldest, &node, &mut best, &mut a) {
+                let rest = super::policy::Brothers {
+                    ply,
+                    node: &node,
+                    first: i,
+                    eldest_nodes: self.stats.nodes - before,
+                };
+                match policy.split(self, rest, &mut best, &mut a) {
                     Split::Declined => {}
                     Split::Done => break,
                     Split::Stopped => return 0,

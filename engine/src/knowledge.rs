@@ -166,3 +166,27 @@ pub struct NoKnowledge;
 impl<G: Game + ?Sized> Knowledge<G> for NoKnowledge {
     type Scratch = ();
 }
+
+/// The analysis of a game whose knowledge is an exact value found without search and a pruned
+/// move list (Sim, the control game): the outcome if the game is over, else what `quick`
+/// finds, else the moves `list` writes, unhinted, within [`Game::value_range`].
+#[inline(always)]
+pub fn quick_or_listed<G: Game + ?Sized>(
+    game: &G,
+    pos: &G::Pos,
+    moves: &mut G::Moves,
+    hints: &mut [i32],
+    quick: impl FnOnce() -> Option<Value>,
+    list: impl FnOnce(&mut G::Moves),
+) -> Assessment {
+    if let Some(v) = game.outcome(pos) {
+        return Assessment::Value(v);
+    }
+    if let Some(v) = quick() {
+        return Assessment::Value(v);
+    }
+    list(moves);
+    hints[..moves.len()].fill(0);
+    let (lo, hi) = game.value_range();
+    Assessment::Bounds(lo, hi)
+}

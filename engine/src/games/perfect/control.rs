@@ -61,7 +61,7 @@
 //! nor shrink fast, can take minutes.
 
 use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
-use crate::knowledge::{Assessment, Knowledge};
+use crate::knowledge::{quick_or_listed, Assessment, Knowledge};
 use std::sync::{Mutex, OnceLock};
 
 /// Most vertices a graph may have (one bit each in a `u64`).
@@ -1056,16 +1056,14 @@ impl Knowledge<Control> for ControlKnowledge {
         hints: &mut [i32],
         _scratch: &mut (),
     ) -> Assessment {
-        if let Some(v) = game.outcome(pos) {
-            return Assessment::Value(v);
-        }
-        if let Some(v) = game.quick_value(pos) {
-            return Assessment::Value(v);
-        }
-        game.moves(pos, moves);
-        hints[..moves.len()].fill(0);
-        let (lo, hi) = game.value_range();
-        Assessment::Bounds(lo, hi)
+        quick_or_listed(
+            game,
+            pos,
+            moves,
+            hints,
+            || game.quick_value(pos),
+            |m| game.moves(pos, m),
+        )
     }
 }
 

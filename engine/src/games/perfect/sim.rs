@@ -7,7 +7,7 @@
 //! relabellings (computed once per node, only by the table-driven searches that use keys).
 
 use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
-use crate::knowledge::{Assessment, Knowledge};
+use crate::knowledge::{quick_or_listed, Assessment, Knowledge};
 
 /// Vertices of K6.
 pub const VERTICES: usize = 6;
@@ -228,16 +228,14 @@ impl Knowledge<Sim> for SimKnowledge {
         hints: &mut [i32],
         _scratch: &mut (),
     ) -> Assessment {
-        if let Some(v) = game.outcome(pos) {
-            return Assessment::Value(v);
-        }
-        if let Some(v) = game.quick_value(pos) {
-            return Assessment::Value(v);
-        }
-        game.search_moves(pos, moves);
-        hints[..moves.len()].fill(0);
-        let (lo, hi) = game.value_range();
-        Assessment::Bounds(lo, hi)
+        quick_or_listed(
+            game,
+            pos,
+            moves,
+            hints,
+            || game.quick_value(pos),
+            |m| game.search_moves(pos, m),
+        )
     }
 }
 

@@ -6,7 +6,7 @@ use crate::position::{AnyAlgo, GameArgs, GameKind};
 use cutoff::games::chance::pig::{Pig, MAX_HORIZON, MAX_WIN_SCORE};
 use cutoff::games::chance::random_chance_tree::{Probs, RandomChanceTree};
 use cutoff::multi::{
-    search, BoundsTable, MultiAlgorithm, MultiGame, MultiLimits, MultiResult, MultiStats, Turn,
+    BoundsTable, MultiAlgorithm, MultiGame, MultiResult, MultiSolver, MultiStats, Turn,
     MAX_OUTCOMES, MAX_PLAYERS,
 };
 use serde::Serialize;
@@ -181,14 +181,7 @@ fn solve<G: MultiGame>(
     };
     let budget = s.time_ms.is_some() || s.nodes.is_some();
     let progress = cutoff::solver::Progress::new((-1, 1));
-    let limits = MultiLimits {
-        depth,
-        nodes: s.nodes,
-        time: s.time_ms.map(Duration::from_millis),
-        stop: Some(crate::interrupt::install()),
-        bounds: None,
-        progress: Some(&progress),
-    };
+    let stop = crate::interrupt::install();
     let display = crate::progress::Display::choose(s.quiet, s.progress_every);
     let shows = crate::progress::Shows {
         window: false,
@@ -196,7 +189,16 @@ fn solve<G: MultiGame>(
     };
     let start = Instant::now();
     let r = crate::progress::watch(&progress, display, shows, || {
-        search(game, &root, algo, &limits, table.as_ref())
+        MultiSolver::new(game)
+            .position(root)
+            .algorithm(algo)
+            .depth(depth)
+            .nodes(s.nodes)
+            .time(s.time_ms.map(Duration::from_millis))
+            .stop_flag(stop)
+            .progress(&progress)
+            .table(table.as_ref())
+            .run()
     })?;
     let time_ms = start.elapsed().as_secs_f64() * 1e3;
     let interrupted = crate::interrupt::interrupted();

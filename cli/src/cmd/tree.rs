@@ -12,7 +12,7 @@ use cutoff::advanced::Observer;
 use cutoff::advanced::{SearchResult, Searcher};
 use cutoff::games::chance::tree_multi::{format_payoffs, format_value, MultiTree};
 use cutoff::games::perfect::tree::Tree;
-use cutoff::multi::{self, MultiAlgorithm, MultiGame, MultiLimits, MultiStats};
+use cutoff::multi::{self, MultiAlgorithm, MultiGame, MultiSolver, MultiStats};
 use cutoff::trace::Trace;
 use cutoff::{Algorithm, Game, Player};
 use serde::Serialize;
@@ -272,19 +272,19 @@ fn run_multi(args: &Args, tree: &MultiTree, algo: MultiAlgorithm) -> CliResult {
         path: args.file.clone(),
         source: Box::new(e.into()),
     };
-    let limits = MultiLimits::default();
     let root = tree.initial();
+    let solver = || MultiSolver::new(tree).algorithm(algo);
     let want_walk = args.trace || args.dot || args.json;
     // No table: a walk-through shows the search itself, and the children are then tried in
     // file order, which is what the trace's cut indices count in.
     let start = Instant::now();
     let (result, trace) = if want_walk {
-        let (r, t) =
-            multi::search_observed(tree, &root, algo, &limits, None, MultiTrace::default())
-                .map_err(in_file)?;
+        let (r, t) = solver()
+            .run_observed(MultiTrace::default())
+            .map_err(in_file)?;
         (r, Some(t))
     } else {
-        let r = multi::search(tree, &root, algo, &limits, None).map_err(in_file)?;
+        let r = solver().run().map_err(in_file)?;
         (r, None)
     };
     let time_ms = start.elapsed().as_secs_f64() * 1e3;

@@ -813,19 +813,17 @@ fn trace_multi(
     stop: &AtomicBool,
 ) -> Result<Vec<u8>, Failure> {
     use crate::walk::{node_kind, show_values, MultiWalk};
-    use cutoff::multi::{search_observed, MultiLimits};
-    let root = cutoff::multi::MultiGame::initial(tree);
+    use cutoff::multi::MultiSolver;
     let observer = BudgetMultiTrace {
         tree,
         trace: crate::walk::MultiTrace::default(),
         budget: StepBudget::new(stop),
     };
     // The stop flag alone: a node budget would make the search deepen iteratively.
-    let limits = MultiLimits {
-        stop: Some(stop),
-        ..MultiLimits::default()
-    };
-    let (result, observer) = search_observed(tree, &root, algo, &limits, None, observer)
+    let (result, observer) = MultiSolver::new(tree)
+        .algorithm(algo)
+        .stop_flag(stop)
+        .run_observed(observer)
         .map_err(|e| Failure::bad(e.to_string()))?;
     if result.stopped || stop.load(Relaxed) {
         return Err(observer.budget.failure());

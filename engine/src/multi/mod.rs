@@ -9,20 +9,24 @@
 //! - [`table`]: the lock-free table of `f64` bounds these searches share.
 //!
 //! Every search runs in a [`Ctx`]: the game, per-ply buffers allocated once, the counters, the
-//! limits and an observer. [`search`] is the one entry point: it picks the algorithm, deepens
-//! under a depth, node or time budget and reports a [`MultiResult`].
+//! limits and an observer. [`MultiSolver`] is the way in, in the builder style of the
+//! two-player [`Solver`](crate::solver::Solver): it runs [`search`], which checks that the
+//! algorithm fits the game, deepens under a depth, node or time budget and reports a
+//! [`MultiResult`] (tests and benchmarks call [`search`] directly).
 
 pub mod brs;
 pub mod expecti;
 pub mod game;
 pub mod maxn;
 pub mod paranoid;
+mod solver;
 pub mod star;
 pub mod table;
 
 pub use game::{
     owner, ChanceOutcome, MultiGame, Outcomes, Payoffs, Turn, MAX_OUTCOMES, MAX_PLAYERS,
 };
+pub use solver::MultiSolver;
 pub use table::BoundsTable;
 
 use crate::game::MoveBuffer;

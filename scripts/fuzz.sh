@@ -7,7 +7,7 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET...]
 #
 # Builds all targets once (nightly toolchain, address sanitizer), then runs each target in
-# turn, one process at a time, for SECONDS seconds (default 60; CI runs `scripts/fuzz.sh 3` without the sanitizer)
+# turn, one process at a time, for SECONDS seconds (default 60)
 # with -rss_limit_mb=2048 and -timeout=20 (an input taking more than 20 s counts as a
 # finding). Each run starts from the committed seeds in fuzz/corpus/<target> plus what earlier
 # runs on this machine found (fuzz/corpus-run/<target>, where new inputs are written, so the

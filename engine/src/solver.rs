@@ -174,11 +174,29 @@ impl From<TableError> for SolveError {
 }
 
 /// The table a [`Solver`] searches with.
+#[derive(Clone, Copy)]
 enum Table<'a> {
     /// A new table of this many MiB, made for the run.
     Mib(usize),
     /// The caller's table, kept between runs.
     Shared(&'a TranspositionTable),
+}
+
+impl<'a> Table<'a> {
+    /// The table to search with: the shared one, or a new one of the asked size kept in
+    /// `owned`, which the caller holds for as long as it searches.
+    fn open<'b>(
+        self,
+        owned: &'b mut Option<TranspositionTable>,
+    ) -> Result<&'b TranspositionTable, SolveError>
+    where
+        'a: 'b,
+    {
+        Ok(match self {
+            Table::Shared(tt) => tt,
+            Table::Mib(mib) => owned.insert(TranspositionTable::try_new(mib)?),
+        })
+    }
 }
 
 /// A search to run: build it with the setters, then [`Solver::run`].
@@ -376,14 +394,8 @@ impl<'a, G: Game> Solver<'a, G> {
             moves = keyed.into_iter().map(|(_, m)| m).collect();
         }
         // One table and one pool for every move's search.
-        let owned;
-        let tt = match self.table {
-            Table::Shared(tt) => tt,
-            Table::Mib(mib) => {
-                owned = TranspositionTable::try_new(mib)?;
-                &owned
-            }
-        };
+        let mut owned = None;
+        let tt = self.table.open(&mut owned)?;
         let owned_pool;
         let pool = match (self.pool, self.threads) {
             (Some(p), _) => Some(p),
@@ -474,14 +486,8 @@ impl<'a, G: Game> Solver<'a, G> {
         if self.threads == Threads::Exactly(0) {
             return Err(SolveError::Settings("0 threads asked for".into()));
         }
-        let owned;
-        let tt = match self.table {
-            Table::Shared(tt) => tt,
-            Table::Mib(mib) => {
-                owned = TranspositionTable::try_new(mib)?;
-                &owned
-            }
-        };
+        let mut owned = None;
+        let tt = self.table.open(&mut owned)?;
         // Our own progress, if the caller gave none: the proven bounds of a stopped exact
         // solve are read from it.
         let local = Progress::new(self.game.value_range());

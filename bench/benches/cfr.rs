@@ -28,7 +28,7 @@ fn iterations(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(3));
     for (name, tree) in trees() {
         for v in Variant::ALL {
-            let mut s = Cfr::new(&tree, v.params());
+            let mut s = Cfr::new(&tree).variant(v);
             // Past the first iterations, where the uniform strategy makes every walk alike.
             s.run(100);
             g.bench_function(BenchmarkId::new(v.name(), name), |b| b.iter(|| s.iterate()));
@@ -43,7 +43,7 @@ fn sampled<G: Extensive + Sync + Send + Clone>(c: &mut Criterion, name: &str, ga
     g.throughput(Throughput::Elements(n));
     g.measurement_time(Duration::from_secs(3));
     for threads in [1, 2] {
-        let mut m = Mccfr::new(game.clone(), 1, threads);
+        let mut m = Mccfr::new(game.clone()).seed(1).threads(threads);
         // Past the first iterations, which meet the information sets for the first time.
         m.run(20_000);
         g.bench_function(BenchmarkId::new(format!("{threads}-threads"), name), |b| {
@@ -62,7 +62,7 @@ fn exploitability(c: &mut Criterion) {
     let mut g = c.benchmark_group("cfr_nash_conv");
     g.measurement_time(Duration::from_secs(3));
     for (name, tree) in trees() {
-        let mut s = Cfr::new(&tree, Variant::Vanilla.params());
+        let mut s = Cfr::new(&tree).variant(Variant::Vanilla);
         s.run(100);
         let avg = s.average_strategy();
         g.bench_function(name, |b| b.iter(|| nash_conv(&tree, &avg)));

@@ -26,7 +26,7 @@ fn main() {
         tree.slots(),
         build.as_secs_f64() * 1e3
     );
-    let mut cfr = Cfr::new(&tree, Params::VANILLA);
+    let mut cfr = Cfr::new(&tree).params(Params::VANILLA);
     // A short warm-up, so that the timed run starts with the arrays in cache.
     cfr.run(10);
     let start = Instant::now();

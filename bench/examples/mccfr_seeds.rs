@@ -23,10 +23,11 @@ fn runs<G: Extensive + Sync + Send + Clone>(
     let mut spent = 0.0;
     let mut v: Vec<f64> = (0..seeds)
         .map(|seed| {
-            let mut m = Mccfr::new(game.clone(), seed, 1)
-                .with_batch(batch)
-                .with_stratified(stratify)
-                .with_baseline(if baseline { DEFAULT_BASELINE } else { None });
+            let mut m = Mccfr::new(game.clone())
+                .seed(seed)
+                .batch(batch)
+                .stratified(stratify)
+                .baseline(if baseline { DEFAULT_BASELINE } else { None });
             let start = Instant::now();
             m.run(iterations);
             spent += start.elapsed().as_secs_f64();

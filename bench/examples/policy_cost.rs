@@ -40,7 +40,7 @@ fn main() {
             tt.clear();
             let value = match mode {
                 None => {
-                    let mut s = Searcher::new(&l.game, l.game.board(), None).with_table(&tt);
+                    let mut s = Searcher::new(&l.game, l.game.board(), None).table(&tt);
                     let (v, _) = s.run(Algorithm::Solve);
                     nodes += s.stats().nodes;
                     v

@@ -34,7 +34,7 @@ pub fn measure<G: Game>(
     let mut s = Searcher::new(game, root, depth).want_move(false);
     if algo.uses_table() {
         let tt = tt.ok_or_else(|| format!("{algo} needs a transposition table"))?;
-        s = s.with_table(tt);
+        s = s.table(tt);
     }
     let start = Instant::now();
     let (value, _) = s.run(algo);

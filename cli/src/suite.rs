@@ -117,7 +117,7 @@ pub fn run_suite(
     tt.clear();
     let game = Connect4::new();
     let mut serial = Searcher::new(&game, game.initial(), None)
-        .with_table(&tt)
+        .table(&tt)
         .weak(opts.parallel.weak)
         .want_move(false);
     let pool = if opts.threads > 1 {

@@ -52,7 +52,7 @@ fn related_positions() -> Vec<SuiteLine> {
         let (moves, g) = child.expect("a position of Middle-Easy has a move that goes on");
         tt.clear();
         let score = Searcher::new(&g, g.initial(), None)
-            .with_table(&tt)
+            .table(&tt)
             .run(Algorithm::Solve)
             .0;
         text.push_str(&format!("{moves} {score}\n"));

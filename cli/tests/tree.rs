@@ -43,7 +43,7 @@ fn traced(tree: &Tree, algo: Algorithm) -> (Value, Stats, Trace<Tree>) {
     let tt = TranspositionTable::new(1);
     let mut s = Searcher::with_observer(tree, tree.initial(), None, Trace::new());
     if algo.uses_table() {
-        s = s.with_table(&tt);
+        s = s.table(&tt);
     }
     let (v, _) = s.run(algo);
     let stats = s.stats();
@@ -524,7 +524,7 @@ fn every_algorithm_agrees_with_brute_force_on_random_trees() {
                 tt.clear();
                 let mut s = Searcher::with_observer(&tree, tree.initial(), None, Trace::new());
                 if algo.uses_table() {
-                    s = s.with_table(&tt);
+                    s = s.table(&tt);
                 }
                 let (v, best) = s.run(algo);
                 let value = root.sign() * v;

@@ -604,12 +604,12 @@ impl<'a, G: Game> Solver<'a, G> {
             let mut s = Searcher::new(self.game, self.root, self.depth)
                 .weak(self.weak)
                 .window(self.window)
-                .with_limits(Limits {
+                .limits(Limits {
                     nodes: cap,
                     ..limits
                 });
             if algo.uses_table() {
-                s = s.with_table(tt);
+                s = s.table(tt);
             }
             let (value, best) = s.run(algo);
             out.stats = s.stats();

@@ -41,7 +41,7 @@ fn no_allocation<G: Game>(game: &G, what: &str) -> Vec<(Algorithm, u64)> {
     for algo in Algorithm::ALL {
         let mut s = Searcher::new(game, game.initial(), None);
         if algo.uses_table() {
-            s = s.with_table(&tt);
+            s = s.table(&tt);
         }
         tt.clear();
         let ((value, best), n) = counted(|| s.run(algo));

@@ -427,7 +427,7 @@ fn exploitability_matches_the_published_table() {
     let (k, l) = (kuhn(), leduc());
     for (game, params, row) in PUBLISHED {
         let t = if game == "kuhn" { &k } else { &l };
-        let mut cfr = Cfr::new(t, params);
+        let mut cfr = Cfr::new(t).params(params);
         let mut avg = vec![0.0; t.slots()];
         for (iterations, printed) in [1, 10, 100, 1000].into_iter().zip(row) {
             cfr.run(iterations - cfr.iterations());
@@ -571,7 +571,7 @@ fn the_flat_solver_does_the_arithmetic_of_a_recursive_cfr() {
     // Same regrets bit for bit, so the same strategies, for CFR and CFR+.
     for t in [kuhn(), leduc()] {
         for (params, plus) in [(Params::VANILLA, false), (Params::PLUS, true)] {
-            let mut flat = Cfr::new(&t, params);
+            let mut flat = Cfr::new(&t).params(params);
             let mut rec = Reference::new(&t, plus, plus);
             for _ in 0..150 {
                 flat.iterate();
@@ -592,7 +592,7 @@ fn every_variant_converges_to_the_game_values() {
     for (t, value, iterations) in [(&k, KUHN_VALUE, 1000), (&l, LEDUC_VALUE, 1000)] {
         let mut last = f64::INFINITY;
         for v in Variant::ALL {
-            let mut cfr = Cfr::new(t, v.params());
+            let mut cfr = Cfr::new(t).variant(v);
             let mut e = Vec::new();
             for n in [10, 100, iterations] {
                 cfr.run(n - cfr.iterations());
@@ -639,7 +639,7 @@ fn every_variant_converges_to_the_game_values() {
 fn vanilla_cfr_gets_within_1e_3_of_the_values() {
     // Kuhn after 1000 iterations; Leduc, slower, after 3000.
     for (t, value, iterations) in [(kuhn(), KUHN_VALUE, 1000), (leduc(), LEDUC_VALUE, 3000)] {
-        let mut cfr = Cfr::new(&t, Params::VANILLA);
+        let mut cfr = Cfr::new(&t).params(Params::VANILLA);
         cfr.run(iterations);
         let ev = expected_values(&t, &cfr.average_strategy())[0];
         assert!((ev - value).abs() < 1e-3, "{}: {ev}", t.name());
@@ -650,7 +650,7 @@ fn vanilla_cfr_gets_within_1e_3_of_the_values() {
 fn strategies_are_distributions() {
     let t = leduc();
     for v in Variant::ALL {
-        let mut cfr = Cfr::new(&t, v.params());
+        let mut cfr = Cfr::new(&t).variant(v);
         cfr.run(50);
         let avg = cfr.average_strategy();
         for s in [cfr.current_strategy(), &avg[..]] {
@@ -682,7 +682,7 @@ fn iterations_allocate_nothing() {
     assert_eq!(n, 1, "the counter counts");
     let t = leduc();
     for v in Variant::ALL {
-        let mut cfr = Cfr::new(&t, v.params());
+        let mut cfr = Cfr::new(&t).variant(v);
         let mut avg = vec![0.0; t.slots()];
         let (_, n) = counted(|| {
             cfr.run(20);
@@ -699,7 +699,7 @@ fn best_responses_to_converged_strategies_pin_the_published_values() {
     // inside a narrow bracket. (Kuhn's value is checked exactly on its analytic equilibria
     // above.)
     let (t, value) = (leduc(), LEDUC_VALUE);
-    let mut cfr = Cfr::new(&t, Params::DISCOUNTED);
+    let mut cfr = Cfr::new(&t).params(Params::DISCOUNTED);
     cfr.run(10_000);
     let avg = cfr.average_strategy();
     let hi = best_response(&t, &avg, 0).value;

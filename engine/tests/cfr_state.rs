@@ -13,9 +13,9 @@ fn bits(xs: &[f64]) -> Vec<u64> {
 
 fn resumed_equals_straight(tree: &ExtensiveTree) {
     for v in Variant::ALL {
-        let mut straight = Cfr::new(tree, v.params());
+        let mut straight = Cfr::new(tree).variant(v);
         straight.run(200);
-        let mut first = Cfr::new(tree, v.params());
+        let mut first = Cfr::new(tree).variant(v);
         first.run(100);
         let text = first.state().to_text();
         drop(first);
@@ -54,7 +54,7 @@ fn leduc_resumed_run_equals_the_straight_run() {
 #[test]
 fn text_round_trips_every_bit() {
     let tree = ExtensiveTree::build(&Kuhn).unwrap();
-    let mut s = Cfr::new(&tree, Variant::Discounted.params());
+    let mut s = Cfr::new(&tree).variant(Variant::Discounted);
     s.run(37);
     let state = s.state();
     assert_eq!(CfrState::from_text(&state.to_text()).unwrap(), state);
@@ -64,7 +64,7 @@ fn text_round_trips_every_bit() {
 fn states_that_do_not_fit_are_refused() {
     let kuhn = ExtensiveTree::build(&Kuhn).unwrap();
     let leduc = ExtensiveTree::build(&Leduc).unwrap();
-    let mut s = Cfr::new(&kuhn, Variant::Plus.params());
+    let mut s = Cfr::new(&kuhn).variant(Variant::Plus);
     s.run(3);
     let state = s.state();
     // Another game.
@@ -100,7 +100,7 @@ fn states_that_do_not_fit_are_refused() {
 #[test]
 fn states_with_impossible_numbers_are_refused() {
     let tree = ExtensiveTree::build(&Kuhn).unwrap();
-    let mut s = Cfr::new(&tree, Variant::Discounted.params());
+    let mut s = Cfr::new(&tree).variant(Variant::Discounted);
     s.run(50);
     let good = s.state();
     assert_eq!(good.check(&tree), Ok(()));

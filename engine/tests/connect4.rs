@@ -286,11 +286,11 @@ fn mirror_images_share_a_key_and_a_value() {
         // One table for both: the image is solved from what the original stored, and its
         // best move, mapped back through the mirror, must still reach the score.
         for root in [pos, image] {
-            let mut s = Searcher::new(&game, root, None).with_table(&tt);
+            let mut s = Searcher::new(&game, root, None).table(&tt);
             let (v, best) = s.run(Algorithm::Solve);
             assert_eq!(v, l.expected, "{}", l.moves);
             let child = game.play(&root, best.expect("a move"));
-            let mut c = Searcher::new(&game, child, None).with_table(&tt);
+            let mut c = Searcher::new(&game, child, None).table(&tt);
             assert_eq!(-c.run(Algorithm::Solve).0, v, "{}: best move", l.moves);
         }
     }
@@ -303,7 +303,7 @@ fn forced_lines_and_enhanced_cutoffs_are_used_and_change_no_value() {
     let (mut forced, mut etc) = (0, 0);
     for l in set("begin-easy").iter().take(40) {
         tt.clear();
-        let mut s = Searcher::new(&game, l.game.board(), None).with_table(&tt);
+        let mut s = Searcher::new(&game, l.game.board(), None).table(&tt);
         let (v, _) = s.run(Algorithm::Solve);
         assert_eq!(v, l.expected, "{}", l.moves);
         forced += s.stats().forced;
@@ -324,7 +324,7 @@ fn weak_solving_costs_no_more_than_exact_solving() {
         for (i, weak) in [false, true].into_iter().enumerate() {
             tt.clear();
             let mut s = Searcher::new(&game, l.game.board(), None)
-                .with_table(&tt)
+                .table(&tt)
                 .weak(weak)
                 .want_move(false);
             let (v, _) = s.run(Algorithm::Solve);

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 fn run<G: Game>(game: &G, root: G::Pos, algo: Algorithm) -> SearchResult<G::Move> {
     if algo.uses_table() {
         let tt = TranspositionTable::new(1);
-        let mut s = Searcher::new(game, root, None).with_table(&tt);
+        let mut s = Searcher::new(game, root, None).table(&tt);
         let (value, best_move) = s.run(algo);
         SearchResult {
             value,

@@ -16,7 +16,7 @@ fn nash_convs<G: Extensive + Sync + Send + Clone>(
     let tree = ExtensiveTree::build(game).unwrap();
     let mut v: Vec<f64> = seeds
         .map(|seed| {
-            let mut m = make(Mccfr::new(game.clone(), seed, 1));
+            let mut m = make(Mccfr::new(game.clone()).seed(seed));
             m.run(iterations);
             assert_eq!(m.iterations(), iterations);
             nash_conv(&tree, &m.average_strategy_for(&tree))
@@ -61,8 +61,7 @@ fn each_variance_reduction_lowers_the_noise() {
     // 0.040, baselines 0.054, both 0.028 (seeds 0..400).
     let with = |stratify: bool, baseline: bool| {
         mean(&nash_convs(&Kuhn, 0..100, 1000, |m| {
-            m.with_stratified(stratify)
-                .with_baseline(baseline.then_some(0.5))
+            m.stratified(stratify).baseline(baseline.then_some(0.5))
         }))
     };
     let (neither, stratified, baselines, both) = (
@@ -90,9 +89,10 @@ fn every_variance_reduction_converges() {
         (false, Some(0.5)),
         (true, Some(1.0)),
     ] {
-        let mut m = Mccfr::new(Kuhn, 3, 1)
-            .with_stratified(stratify)
-            .with_baseline(baseline);
+        let mut m = Mccfr::new(Kuhn)
+            .seed(3)
+            .stratified(stratify)
+            .baseline(baseline);
         m.run(25_000);
         let early = nash_conv(&tree, &m.average_strategy_for(&tree));
         m.run(375_000);
@@ -109,18 +109,18 @@ fn every_variance_reduction_converges() {
 fn the_textbook_algorithm_comes_close() {
     // Uniform weighting, batch 1, no variance reduction: OpenSpiel's algorithm.
     let v = nash_convs(&Kuhn, 0..20, 1000, |m| {
-        m.with_batch(1)
-            .with_weighting(Weighting::Uniform)
-            .with_stratified(false)
-            .with_baseline(None)
+        m.batch(1)
+            .weighting(Weighting::Uniform)
+            .stratified(false)
+            .baseline(None)
     });
     eprintln!("kuhn textbook, 20 seeds: mean {:.4}", mean(&v));
     assert!(mean(&v) <= 0.1, "{v:?}");
     let v = nash_convs(&Leduc, 0..5, 1000, |m| {
-        m.with_batch(1)
-            .with_weighting(Weighting::Uniform)
-            .with_stratified(false)
-            .with_baseline(None)
+        m.batch(1)
+            .weighting(Weighting::Uniform)
+            .stratified(false)
+            .baseline(None)
     });
     eprintln!("leduc textbook, 5 seeds: mean {:.4}", mean(&v));
     assert!(mean(&v) <= 3.0, "{v:?}");
@@ -129,7 +129,7 @@ fn the_textbook_algorithm_comes_close() {
 #[test]
 fn more_iterations_do_better() {
     let tree = ExtensiveTree::build(&Kuhn).unwrap();
-    let mut m = Mccfr::new(Kuhn, 9, 1);
+    let mut m = Mccfr::new(Kuhn).seed(9);
     m.run(100);
     let early = nash_conv(&tree, &m.average_strategy_for(&tree));
     m.run(9900);
@@ -138,7 +138,7 @@ fn more_iterations_do_better() {
 }
 
 fn leduc_run(seed: u64, threads: usize, iterations: u64) -> Mccfr<Leduc> {
-    let mut m = Mccfr::new(Leduc, seed, threads);
+    let mut m = Mccfr::new(Leduc).seed(seed).threads(threads);
     m.run(iterations);
     m
 }
@@ -178,12 +178,14 @@ fn one_and_two_threads_give_bit_identical_regrets() {
 #[test]
 fn a_saved_state_resumes_exactly() {
     for threads in [1, 2] {
-        let mut whole = Mccfr::new(Leduc, 41, threads);
+        let mut whole = Mccfr::new(Leduc).seed(41).threads(threads);
         whole.run(320);
-        let mut first = Mccfr::new(Leduc, 41, threads);
+        let mut first = Mccfr::new(Leduc).seed(41).threads(threads);
         first.run(160);
         let saved: MccfrState = first.state();
-        let mut resumed = Mccfr::from_state(Leduc, saved.clone(), 3 - threads).unwrap();
+        let mut resumed = Mccfr::from_state(Leduc, saved.clone())
+            .unwrap()
+            .threads(3 - threads);
         assert_eq!(resumed.state(), saved);
         assert_eq!(resumed.iterations(), 160);
         resumed.run(160);
@@ -198,29 +200,29 @@ fn a_saved_state_resumes_exactly() {
 
 #[test]
 fn a_state_of_another_game_or_malformed_is_refused() {
-    let mut m = Mccfr::new(Kuhn, 1, 1);
+    let mut m = Mccfr::new(Kuhn).seed(1);
     m.run(10);
     let s = m.state();
     assert!(matches!(
-        Mccfr::from_state(Leduc, s.clone(), 1),
+        Mccfr::from_state(Leduc, s.clone()),
         Err(MccfrStateError::Game(_))
     ));
     let mut bad = s.clone();
     bad.regrets.pop();
     assert_eq!(
-        Mccfr::from_state(Kuhn, bad, 1).err(),
+        Mccfr::from_state(Kuhn, bad).err(),
         Some(MccfrStateError::Slots)
     );
     let mut bad = s.clone();
     bad.baselines.push((u32::MAX, 1.0));
     assert_eq!(
-        Mccfr::from_state(Kuhn, bad, 1).err(),
+        Mccfr::from_state(Kuhn, bad).err(),
         Some(MccfrStateError::Baseline)
     );
     let mut bad = s.clone();
     bad.batch = cutoff::cfr::mccfr::MAX_BATCH + 1;
     assert_eq!(
-        Mccfr::from_state(Kuhn, bad, 1).err(),
+        Mccfr::from_state(Kuhn, bad).err(),
         Some(MccfrStateError::Batch)
     );
     for (regret, average) in [(f64::NAN, 0.0), (f64::INFINITY, 0.0), (0.0, -1.0)] {
@@ -228,7 +230,7 @@ fn a_state_of_another_game_or_malformed_is_refused() {
         bad.regrets[0] = regret;
         bad.averages[1] = average;
         assert_eq!(
-            Mccfr::from_state(Kuhn, bad, 1).err(),
+            Mccfr::from_state(Kuhn, bad).err(),
             Some(MccfrStateError::Values)
         );
     }
@@ -250,14 +252,14 @@ fn a_state_of_another_game_or_malformed_is_refused() {
     let mut bad = s.clone();
     bad.baseline = Some(2.0);
     assert_eq!(
-        Mccfr::from_state(Kuhn, bad, 1).err(),
+        Mccfr::from_state(Kuhn, bad).err(),
         Some(MccfrStateError::Baseline)
     );
     let mut bad = s;
     let dup = bad.infosets[0].clone();
     bad.infosets.push(dup);
     assert_eq!(
-        Mccfr::from_state(Kuhn, bad, 1).err(),
+        Mccfr::from_state(Kuhn, bad).err(),
         Some(MccfrStateError::Infosets)
     );
 }
@@ -265,7 +267,7 @@ fn a_state_of_another_game_or_malformed_is_refused() {
 #[test]
 fn unseen_information_sets_are_uniform() {
     let tree = ExtensiveTree::build(&Leduc).unwrap();
-    let m = Mccfr::new(Leduc, 1, 1);
+    let m = Mccfr::new(Leduc).seed(1);
     assert_eq!(m.average_strategy_for(&tree), tree.uniform_strategy());
     assert_eq!(m.average_of("K1:"), None);
 }

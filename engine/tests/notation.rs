@@ -96,7 +96,7 @@ fn connect4_explains_solved_positions() {
     );
     let tt = TranspositionTable::new(1);
     let (value, best) = Searcher::new(&game, pos, None)
-        .with_table(&tt)
+        .table(&tt)
         .run(Algorithm::Solve);
     assert_eq!((value, best), (18, Some(0)));
     assert_eq!(game.explain_value(&pos, value), "win with its 4th stone");

@@ -299,7 +299,7 @@ fn run<G: Game>(
     let mut s = Searcher::new(game, root, depth);
     if let (Some(tt), true) = (tt, algo.uses_table()) {
         tt.clear();
-        s = s.with_table(tt);
+        s = s.table(tt);
     }
     let (value, best_move) = s.run(algo);
     assert!(!s.stopped());

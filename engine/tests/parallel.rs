@@ -65,7 +65,7 @@ fn connect4_parallel_values_equal_the_expected_scores() {
                 let best = r.best_move.expect("a non-terminal root has a best move");
                 let child = l.game.play(&l.game.initial(), best);
                 let t2 = TranspositionTable::new(1);
-                let mut s = Searcher::new(&l.game, child, None).with_table(&t2);
+                let mut s = Searcher::new(&l.game, child, None).table(&t2);
                 assert_eq!(
                     -s.run(Algorithm::Solve).0,
                     l.expected,

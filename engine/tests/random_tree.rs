@@ -24,7 +24,7 @@ fn run(t: &RandomTree, algo: Algorithm) -> (Value, Stats) {
     let tt = TranspositionTable::new(1);
     let mut s = Searcher::new(t, t.initial(), None);
     if algo.uses_table() {
-        s = s.with_table(&tt);
+        s = s.table(&tt);
     }
     let (v, _) = s.run(algo);
     (v, s.stats())

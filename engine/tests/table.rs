@@ -38,7 +38,7 @@ fn connect4_table_searches_agree_with_plain_alphabeta_near_the_end() {
         assert_eq!(plain.value, l.expected, "plain alpha-beta on {}", l.moves);
         for algo in TABLE_ALGOS {
             tt.clear();
-            let mut s = Searcher::new(&l.game, root, None).with_table(&tt);
+            let mut s = Searcher::new(&l.game, root, None).table(&tt);
             let (v, best) = s.run(algo);
             assert_eq!(v, l.expected, "{algo} with the table on {}", l.moves);
             // The best move really achieves the value.
@@ -66,7 +66,7 @@ fn connect4_weak_solving_gives_the_sign() {
     let tt = TranspositionTable::new(4);
     for l in end_easy().iter().take(200) {
         let mut s = Searcher::new(&l.game, l.game.initial(), None)
-            .with_table(&tt)
+            .table(&tt)
             .weak(true);
         assert_eq!(
             s.run(Algorithm::Solve).0,
@@ -83,7 +83,7 @@ fn connect4_reused_table_and_searcher_give_the_same_values() {
     let tt = TranspositionTable::new(1);
     let lines = end_easy();
     let game = Connect4::new();
-    let mut s = Searcher::new(&game, game.initial(), None).with_table(&tt);
+    let mut s = Searcher::new(&game, game.initial(), None).table(&tt);
     for l in lines.iter().take(300) {
         s.set_root(l.game.board(), None);
         assert_eq!(s.run(Algorithm::Solve).0, l.expected, "{}", l.moves);
@@ -96,7 +96,7 @@ fn sim_second_player_wins() {
     let tt = TranspositionTable::new(8);
     for algo in TABLE_ALGOS {
         tt.clear();
-        let mut s = Searcher::new(&g, g.initial(), None).with_table(&tt);
+        let mut s = Searcher::new(&g, g.initial(), None).table(&tt);
         let (v, best) = s.run(algo);
         assert_eq!(v, -1, "{algo}: the first player to move loses Sim");
         assert!(best.is_some());
@@ -132,7 +132,7 @@ fn sim_table_values_match_plain_alphabeta_on_late_positions() {
         }
         let plain = search(&g, pos, Algorithm::AlphaBeta, None).value;
         for algo in TABLE_ALGOS {
-            let mut s = Searcher::new(&g, pos, None).with_table(&tt);
+            let mut s = Searcher::new(&g, pos, None).table(&tt);
             assert_eq!(s.run(algo).0, plain, "{algo} on {pos:?}");
         }
         checked += 1;
@@ -216,7 +216,7 @@ fn connect4_solver_lines_are_legal_and_end_in_the_value() {
     let tt = TranspositionTable::new(8);
     for l in parse_suite(&text).expect("parses").iter().take(60) {
         let root = l.game.initial();
-        let mut s = Searcher::new(&l.game, root, None).with_table(&tt);
+        let mut s = Searcher::new(&l.game, root, None).table(&tt);
         let (v, best) = s.run(Algorithm::Solve);
         assert_eq!(v, l.expected);
         let line = s.pv().to_vec();

@@ -96,7 +96,7 @@ fn depth_limited_values_do_not_depend_on_the_window() {
         let root = game.initial();
         for depth in 1..=9 {
             let tt = TranspositionTable::new(2);
-            let search = || Searcher::new(&game, root, Some(depth)).with_table(&tt);
+            let search = || Searcher::new(&game, root, Some(depth)).table(&tt);
             let f = search().run(Algorithm::Pvs).0;
             for algo in [Algorithm::Solve, Algorithm::Mtdf] {
                 tt.reset();

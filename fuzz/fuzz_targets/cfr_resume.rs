@@ -43,7 +43,7 @@ fn saved() -> &'static [Vec<CfrState>; 2] {
             Variant::ALL
                 .iter()
                 .map(|v| {
-                    let mut s = Cfr::new(t, v.params());
+                    let mut s = Cfr::new(t).variant(*v);
                     s.run(10);
                     s.state()
                 })

@@ -233,7 +233,7 @@ impl<G: Extensive + Sync + Send> Iterative for Mccfr<G> {
         Ok(format!("{MCCFR_MAGIC}\n{json}\n"))
     }
     fn granule(&self) -> u64 {
-        self.batch() as u64
+        self.settings().batch as u64
     }
 }
 
@@ -448,7 +448,7 @@ fn start<'t>(
             Box::new(Cfr::from_state(tree, &state).map_err(CfrError::from)?),
             algo_name(algo),
         ),
-        (Algo::Full(v), _) => (Box::new(Cfr::new(tree, v.params())), v.name()),
+        (Algo::Full(v), _) => (Box::new(Cfr::new(tree).variant(v)), v.name()),
         (Algo::ExternalSampling, saved) => {
             let state = match saved {
                 Some(Saved::Sampled(s)) => Some(s),
@@ -494,22 +494,25 @@ fn sampled(
     ) -> Result<Box<dyn Iterative>, CliError> {
         Ok(match state {
             Some(s) => {
-                let m = Mccfr::from_state(g, s, threads).map_err(CfrError::from)?;
-                if sampling.seed.is_some_and(|s| s != m.seed()) {
+                let m = Mccfr::from_state(g, s)
+                    .map_err(CfrError::from)?
+                    .threads(threads);
+                let set = m.settings();
+                if sampling.seed.is_some_and(|s| s != set.seed) {
                     return Err(CliError::invalid(format!(
                         "--seed: the saved state goes on with its seed {}",
-                        m.seed()
+                        set.seed
                     )));
                 }
-                if sampling.batch.is_some_and(|b| b != m.batch()) {
+                if sampling.batch.is_some_and(|b| b != set.batch) {
                     return Err(CliError::invalid(format!(
                         "--batch: the saved state runs batches of {}, and must go on with them",
-                        m.batch()
+                        set.batch
                     )));
                 }
                 if sampling
                     .reduction
-                    .is_some_and(|r| r != (m.stratified(), m.baseline().is_some()))
+                    .is_some_and(|r| r != (set.stratified, set.baseline.is_some()))
                 {
                     return Err(CliError::invalid(
                         "--variance: the saved state was made with another variance reduction",
@@ -522,10 +525,12 @@ fn sampled(
                     .reduction
                     .unwrap_or((mccfr::DEFAULT_STRATIFIED, mccfr::DEFAULT_BASELINE.is_some()));
                 Box::new(
-                    Mccfr::new(g, sampling.seed.unwrap_or(1), threads)
-                        .with_batch(sampling.batch.unwrap_or(mccfr::DEFAULT_BATCH))
-                        .with_stratified(stratify)
-                        .with_baseline(if baseline {
+                    Mccfr::new(g)
+                        .seed(sampling.seed.unwrap_or(1))
+                        .threads(threads)
+                        .batch(sampling.batch.unwrap_or(mccfr::DEFAULT_BATCH))
+                        .stratified(stratify)
+                        .baseline(if baseline {
                             mccfr::DEFAULT_BASELINE
                         } else {
                             None

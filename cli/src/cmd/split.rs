@@ -235,7 +235,7 @@ fn estimate<G: Describe>(game: &G, f: &Frontier<G::Pos>, depth: usize) -> Vec<u6
             || TranspositionTable::new(1),
             |tt, (pos, _)| {
                 tt.clear();
-                let mut s = Searcher::new(game, *pos, Some(depth)).with_table(tt);
+                let mut s = Searcher::new(game, *pos, Some(depth)).table(tt);
                 s.run(Algorithm::Pvs);
                 s.stats().nodes.max(1)
             },

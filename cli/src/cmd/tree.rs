@@ -83,7 +83,7 @@ pub fn search_with<O: Observer<Tree>>(
     };
     let mut s = Searcher::with_observer(tree, tree.initial(), None, obs);
     if let Some(tt) = &tt {
-        s = s.with_table(tt);
+        s = s.table(tt);
     }
     let start = Instant::now();
     let (value, best_move) = s.run(algo);

@@ -763,12 +763,12 @@ fn trace_tree(
         None,
         observer,
     )
-    .with_limits(cutoff::advanced::Limits {
+    .limits(cutoff::advanced::Limits {
         stop: Some(stop),
         ..Default::default()
     });
     if let Some(tt) = &tt {
-        searcher = searcher.with_table(tt);
+        searcher = searcher.table(tt);
     }
     let (value, _) = searcher.run(algo);
     if searcher.stopped() || stop.load(Relaxed) {

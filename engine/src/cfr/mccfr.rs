@@ -19,10 +19,10 @@
 //! a NashConv of 0.058 on average, one seed in ten above 0.08), so two standard variance
 //! reductions are on by default; each keeps every iteration's estimate unbiased:
 //!
-//! - **Stratified deals** ([`Mccfr::with_stratified`]): the chance draws before the first
+//! - **Stratified deals** ([`Mccfr::stratified`]): the chance draws before the first
 //!   decision take successive points of a randomly shifted low-discrepancy sequence, so the
 //!   deals come in nearly their true proportions over any run of iterations.
-//! - **Learned baselines** ([`Mccfr::with_baseline`]): a sampled node returns
+//! - **Learned baselines** ([`Mccfr::baseline`]): a sampled node returns
 //!   `sum_a p(a) b(a) + v(a*) - b(a*)` rather than `v(a*)`, with `b` a running average of what
 //!   each child returned (Schmid et al., 2019).
 //!
@@ -66,7 +66,7 @@
 //! use cutoff::cfr::{nash_conv, ExtensiveTree};
 //! use cutoff::games::imperfect::kuhn::Kuhn;
 //!
-//! let mut m = Mccfr::new(Kuhn, 10, 1);
+//! let mut m = Mccfr::new(Kuhn).seed(10);
 //! m.run(10_000);
 //! let tree = ExtensiveTree::build(&Kuhn).unwrap();
 //! assert!(nash_conv(&tree, &m.average_strategy_for(&tree)) < 0.05);
@@ -93,10 +93,10 @@ pub const MAX_BATCH: usize = 1 << 16;
 /// The default weighting.
 pub const DEFAULT_WEIGHTING: Weighting = Weighting::Linear;
 
-/// Whether the opening chance draws are stratified by default (see [`Mccfr::with_stratified`]).
+/// Whether the opening chance draws are stratified by default (see [`Mccfr::stratified`]).
 pub const DEFAULT_STRATIFIED: bool = true;
 
-/// The default decay of the learned baselines (see [`Mccfr::with_baseline`]).
+/// The default decay of the learned baselines (see [`Mccfr::baseline`]).
 pub const DEFAULT_BASELINE: Option<f64> = Some(0.5);
 
 /// Baseline slots per player: 2^16, 512 KiB each, so memory stays bounded on any game; two
@@ -308,6 +308,23 @@ struct Scratch {
     cache: HashMap<String, Entry, ahash::RandomState>,
 }
 
+/// The settings of an [`Mccfr`] run, as [`Mccfr::settings`] reports them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MccfrSettings {
+    /// The seed the draws come from.
+    pub seed: u64,
+    /// Threads running the traversals.
+    pub threads: usize,
+    /// Iterations per batch.
+    pub batch: usize,
+    /// The weighting of the iterations.
+    pub weighting: Weighting,
+    /// Whether the opening chance draws are stratified.
+    pub stratified: bool,
+    /// The learned baselines' decay, `None` without them.
+    pub baseline: Option<f64>,
+}
+
 /// External-sampling MCCFR on an [`Extensive`] game (see the module comment).
 pub struct Mccfr<G: Extensive> {
     game: G,
@@ -333,53 +350,63 @@ pub struct Mccfr<G: Extensive> {
 }
 
 impl<G: Extensive + Sync + Send> Mccfr<G> {
-    /// A solver for `game` drawing from `seed`, running traversals on `threads` threads (at
-    /// least 1), with [`DEFAULT_BATCH`].
-    pub fn new(game: G, seed: u64, threads: usize) -> Self {
-        let threads = threads.max(1);
-        let pool = (threads > 1).then(|| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .expect("rayon thread pool")
-        });
-        let mut m = Mccfr {
+    /// A solver for `game` with the default settings: seed 1, one thread, [`DEFAULT_BATCH`],
+    /// [`DEFAULT_WEIGHTING`], [`DEFAULT_STRATIFIED`] and [`DEFAULT_BASELINE`]. The setters
+    /// below change them, in the builder style of [`Solver`](crate::Solver); set them before
+    /// the first [`run`](Self::run).
+    pub fn new(game: G) -> Self {
+        Mccfr {
             game,
-            seed,
-            threads,
+            seed: 1,
+            threads: 1,
             batch: DEFAULT_BATCH,
             weighting: DEFAULT_WEIGHTING,
             stratified: DEFAULT_STRATIFIED,
             baseline: None,
             baselines: Vec::new(),
-            pool,
+            pool: None,
             index: Index::new(),
             regrets: Vec::new(),
             averages: Vec::new(),
             iterations: 0,
-            scratch: (0..threads).map(|_| CachePadded::default()).collect(),
-        };
-        m = m.with_baseline(DEFAULT_BASELINE);
-        m
+            scratch: vec![CachePadded::default()],
+        }
+        .baseline(DEFAULT_BASELINE)
+    }
+
+    /// Sets the seed the draws come from.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Runs the traversals on `threads` threads (at least 1). The results do not depend on
+    /// it: a batch's traversals are drawn from the seed and the batch position alone.
+    pub fn threads(mut self, threads: usize) -> Self {
+        let threads = threads.max(1);
+        self.threads = threads;
+        self.pool = (threads > 1).then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .expect("rayon thread pool")
+        });
+        self.scratch = (0..threads).map(|_| CachePadded::default()).collect();
+        self
     }
 
     /// Sets the iterations per batch (clamped into 1..=[`MAX_BATCH`]; 1 is the sequential
     /// algorithm). The results depend on it; runs resumed on a multiple of it continue
     /// exactly.
-    pub fn with_batch(mut self, batch: usize) -> Self {
+    pub fn batch(mut self, batch: usize) -> Self {
         self.batch = batch.clamp(1, MAX_BATCH);
         self
     }
 
     /// Sets the weighting of the iterations (the default is [`DEFAULT_WEIGHTING`]).
-    pub fn with_weighting(mut self, weighting: Weighting) -> Self {
+    pub fn weighting(mut self, weighting: Weighting) -> Self {
         self.weighting = weighting;
         self
-    }
-
-    /// The weighting of the iterations.
-    pub fn weighting(&self) -> Weighting {
-        self.weighting
     }
 
     /// Stratifies the opening chance draws (the deal, in card games) or draws them
@@ -391,14 +418,9 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
     /// sequence can, so over any run of traversals every deal comes in nearly its true
     /// proportion; and since `r` is uniform, each traversal's deal is still drawn with its
     /// true probability, so each estimate stays unbiased.
-    pub fn with_stratified(mut self, on: bool) -> Self {
+    pub fn stratified(mut self, on: bool) -> Self {
         self.stratified = on;
         self
-    }
-
-    /// Whether the opening chance draws are stratified.
-    pub fn stratified(&self) -> bool {
-        self.stratified
     }
 
     /// Sets the learned baselines' decay, or turns them off with `None`.
@@ -412,7 +434,7 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
     /// # Panics
     ///
     /// If the decay is not in (0, 1]: a baseline that never moves, or overshoots, helps no one.
-    pub fn with_baseline(mut self, decay: Option<f64>) -> Self {
+    pub fn baseline(mut self, decay: Option<f64>) -> Self {
         if let Some(d) = decay {
             assert!(d > 0.0 && d <= 1.0, "baseline decay {d} is not in (0, 1]");
         }
@@ -424,29 +446,21 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
         self
     }
 
-    /// The learned baselines' decay, `None` without them.
-    pub fn baseline(&self) -> Option<f64> {
-        self.baseline
+    /// The settings in force.
+    pub fn settings(&self) -> MccfrSettings {
+        MccfrSettings {
+            seed: self.seed,
+            threads: self.threads,
+            batch: self.batch,
+            weighting: self.weighting,
+            stratified: self.stratified,
+            baseline: self.baseline,
+        }
     }
 
     /// The game.
     pub fn game(&self) -> &G {
         &self.game
-    }
-
-    /// The seed.
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    /// The number of threads.
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
-    /// Iterations per batch.
-    pub fn batch(&self) -> usize {
-        self.batch
     }
 
     /// Iterations done (one traversal per player each).
@@ -651,9 +665,9 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
         }
     }
 
-    /// A solver that goes on from `state` exactly as the one that saved it would have, on
-    /// `threads` threads.
-    pub fn from_state(game: G, state: MccfrState, threads: usize) -> Result<Self, MccfrStateError> {
+    /// A solver that goes on from `state` exactly as the one that saved it would have (on
+    /// one thread; [`threads`](Self::threads) sets more, which changes no result).
+    pub fn from_state(game: G, state: MccfrState) -> Result<Self, MccfrStateError> {
         if state.game != game.name() {
             return Err(MccfrStateError::Game(state.game));
         }
@@ -671,11 +685,12 @@ impl<G: Extensive + Sync + Send> Mccfr<G> {
         if state.iterations > super::state::MAX_ITERATIONS {
             return Err(MccfrStateError::Iterations(state.iterations));
         }
-        let mut m = Mccfr::new(game, state.seed, threads)
-            .with_batch(state.batch)
-            .with_weighting(state.weighting)
-            .with_stratified(state.stratified)
-            .with_baseline(state.baseline);
+        let mut m = Mccfr::new(game)
+            .seed(state.seed)
+            .batch(state.batch)
+            .weighting(state.weighting)
+            .stratified(state.stratified)
+            .baseline(state.baseline);
         for &(s, b) in &state.baselines {
             match m.baselines.get_mut(s as usize) {
                 Some(slot) if b.is_finite() => *slot = b,
@@ -904,7 +919,7 @@ struct Walk<'a, G: Extensive> {
     player: usize,
     rng: SplitMix64,
     /// While no decision has been met and the opening is stratified, the uniform number
-    /// the next chance draw takes (see [`Mccfr::with_stratified`]).
+    /// the next chance draw takes (see [`Mccfr::stratified`]).
     opening: Option<f64>,
     /// The frozen baselines, if used.
     baselines: Option<&'a [f64]>,
@@ -1128,12 +1143,14 @@ mod tests {
             (Weighting::Linear, DEFAULT_BASELINE),
             (Weighting::Uniform, None),
         ] {
-            let mut kuhn = Mccfr::new(Kuhn, 3, 1)
-                .with_weighting(weighting)
-                .with_baseline(baseline);
-            let mut leduc = Mccfr::new(Leduc, 3, 1)
-                .with_weighting(weighting)
-                .with_baseline(baseline);
+            let mut kuhn = Mccfr::new(Kuhn)
+                .seed(3)
+                .weighting(weighting)
+                .baseline(baseline);
+            let mut leduc = Mccfr::new(Leduc)
+                .seed(3)
+                .weighting(weighting)
+                .baseline(baseline);
             assert_eq!(kuhn.state().check(&trees[0]), Ok(()));
             for n in [1, 15, 300] {
                 kuhn.run(n);
@@ -1148,7 +1165,7 @@ mod tests {
     fn numbers_beyond_a_run_are_refused_and_a_run_stops_at_the_cap() {
         use crate::games::imperfect::kuhn::Kuhn;
         let tree = ExtensiveTree::build(&Kuhn).unwrap();
-        let mut m = Mccfr::new(Kuhn, 1, 1);
+        let mut m = Mccfr::new(Kuhn).seed(1);
         m.run(32);
         let good = m.state();
         let refused = |edit: &dyn Fn(&mut MccfrState), what: &str| {
@@ -1165,14 +1182,14 @@ mod tests {
         let mut far = good.clone();
         far.iterations = crate::cfr::state::MAX_ITERATIONS - 20;
         assert_eq!(far.check(&tree), Ok(()));
-        let mut m = Mccfr::from_state(Kuhn, far, 1).unwrap();
+        let mut m = Mccfr::from_state(Kuhn, far).unwrap();
         m.run(100);
         assert_eq!(m.iterations(), crate::cfr::state::MAX_ITERATIONS);
         assert_eq!(m.state().check(&tree), Ok(()));
         let mut past = good;
         past.iterations = crate::cfr::state::MAX_ITERATIONS + 1;
         assert!(matches!(
-            Mccfr::from_state(Kuhn, past, 1),
+            Mccfr::from_state(Kuhn, past),
             Err(MccfrStateError::Iterations(_))
         ));
     }

@@ -41,7 +41,7 @@
 //! use cutoff::games::imperfect::kuhn::Kuhn;
 //!
 //! let tree = ExtensiveTree::build(&Kuhn).unwrap();
-//! let mut cfr = Cfr::new(&tree, Params::PLUS);
+//! let mut cfr = Cfr::new(&tree).params(Params::PLUS);
 //! cfr.run(1000);
 //! let avg = cfr.average_strategy();
 //! assert!(exploitability(&tree, &avg) < 1e-3);

@@ -185,8 +185,10 @@ pub struct Cfr<'t> {
 }
 
 impl<'t> Cfr<'t> {
-    /// A solver on `tree` with `params`, starting from the uniform strategy.
-    pub fn new(tree: &'t ExtensiveTree, params: Params) -> Cfr<'t> {
+    /// A vanilla CFR solver on `tree`, starting from the uniform strategy;
+    /// [`variant`](Self::variant) or [`params`](Self::params) choose another, in the builder
+    /// style of [`Solver`](crate::Solver).
+    pub fn new(tree: &'t ExtensiveTree) -> Cfr<'t> {
         let n = tree.nodes();
         let players = tree.players();
         let mut values = vec![0.0; n * players];
@@ -227,7 +229,7 @@ impl<'t> Cfr<'t> {
         let slots = tree.slots();
         Cfr {
             tree,
-            params,
+            params: Params::VANILLA,
             iteration: 0,
             probs,
             regret: vec![0.0; slots],
@@ -244,8 +246,20 @@ impl<'t> Cfr<'t> {
         self.tree
     }
 
-    /// The parameters.
-    pub fn params(&self) -> Params {
+    /// Runs the variant `variant`. Set it before the first iteration: a change later
+    /// applies from the next one.
+    pub fn variant(self, variant: Variant) -> Self {
+        self.params(variant.params())
+    }
+
+    /// Runs with the parameters `params` (see [`variant`](Self::variant)).
+    pub fn params(mut self, params: Params) -> Self {
+        self.params = params;
+        self
+    }
+
+    /// The parameters in force.
+    pub fn settings(&self) -> Params {
         self.params
     }
 
@@ -488,7 +502,7 @@ impl<'t> Cfr<'t> {
         state.check(tree)?;
         // Everything else (reaches, node values, own reaches) is scratch that each walk
         // writes before it reads.
-        let mut s = Cfr::new(tree, state.params);
+        let mut s = Cfr::new(tree).params(state.params);
         s.iteration = state.iterations;
         s.probs[..tree.slots()].copy_from_slice(&state.current);
         s.regret.copy_from_slice(&state.regret);

@@ -422,7 +422,7 @@ mod tests {
             ExtensiveTree::build(&Leduc).unwrap(),
         ] {
             for v in Variant::ALL {
-                let mut s = Cfr::new(&tree, v.params());
+                let mut s = Cfr::new(&tree).variant(v);
                 assert_eq!(s.state().check(&tree), Ok(()), "a fresh {}", v.name());
                 for n in [1, 9, 90] {
                     s.run(n);
@@ -445,7 +445,7 @@ mod tests {
     fn a_state_at_its_bounds_stays_within_them_as_it_runs_on() {
         let tree = ExtensiveTree::build(&Kuhn).unwrap();
         for v in Variant::ALL {
-            let mut s = Cfr::new(&tree, v.params());
+            let mut s = Cfr::new(&tree).variant(v);
             s.run(10);
             let mut state = s.state();
             let t = state.iterations as f64;
@@ -478,7 +478,7 @@ mod tests {
     #[test]
     fn numbers_beyond_a_run_are_refused_with_one_line() {
         let tree = ExtensiveTree::build(&Kuhn).unwrap();
-        let mut s = Cfr::new(&tree, Variant::Discounted.params());
+        let mut s = Cfr::new(&tree).variant(Variant::Discounted);
         s.run(10);
         let good = s.state();
         let refused = |edit: &dyn Fn(&mut CfrState), what: &str| {
@@ -502,7 +502,7 @@ mod tests {
     #[test]
     fn a_solver_stops_at_the_cap() {
         let tree = ExtensiveTree::build(&Kuhn).unwrap();
-        let mut s = Cfr::new(&tree, Variant::Plus.params());
+        let mut s = Cfr::new(&tree).variant(Variant::Plus);
         s.run(3);
         let mut state = s.state();
         state.iterations = MAX_ITERATIONS - 2;

@@ -414,12 +414,12 @@ fn serial<G: Game>(
     threads: usize,
 ) -> ParallelResult<G::Move> {
     let mut s = Searcher::new(game, root, config.depth)
-        .with_limits(limits)
+        .limits(limits)
         .weak(config.weak)
         .window(config.window)
         .want_move(config.want_move);
     if algo.uses_table() {
-        s = s.with_table(tt);
+        s = s.table(tt);
     }
     let (value, best_move) = s.run(algo);
     let stats = s.stats();
@@ -463,8 +463,8 @@ impl<'a, G: Game> Run<'a, G> {
     fn worker(&self) -> Searcher<'a, G> {
         let (limits, config) = (self.limits, self.config);
         let mut s = Searcher::new(self.game, self.root, config.depth)
-            .with_table(self.tt)
-            .with_limits(Limits {
+            .table(self.tt)
+            .limits(Limits {
                 // The node budget is counted across all workers by `Shared`.
                 nodes: None,
                 deadline: limits.deadline,

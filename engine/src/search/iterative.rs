@@ -138,8 +138,8 @@ pub fn iterative_deepening<G: Game>(
     let full = game.max_plies(&root);
     let last_depth = max_depth.map_or(full, |d| d.min(full));
     let mut s = Searcher::new(game, root, Some(last_depth))
-        .with_table(tt)
-        .with_limits(limits);
+        .table(tt)
+        .limits(limits);
     deepen(full, limits, max_depth, |depth, nodes| {
         s.set_horizon(depth);
         s.limits.nodes = nodes;

@@ -275,7 +275,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     }
 
     /// Lets the table-driven searches use `tt` (shared with other threads, if any).
-    pub fn with_table(mut self, tt: &'g TranspositionTable) -> Self {
+    pub fn table(mut self, tt: &'g TranspositionTable) -> Self {
         self.tt = Some(tt);
         self
     }
@@ -287,7 +287,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     }
 
     /// Chooses the move-ordering heuristics of the table-driven searches.
-    pub fn with_ordering(mut self, config: OrderingConfig) -> Self {
+    pub fn ordering(mut self, config: OrderingConfig) -> Self {
         self.ordering.config = config;
         self
     }
@@ -298,7 +298,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     }
 
     /// Sets the node, time and stop-flag limits.
-    pub fn with_limits(mut self, limits: Limits<'g>) -> Self {
+    pub fn limits(mut self, limits: Limits<'g>) -> Self {
         self.limits = limits;
         self
     }

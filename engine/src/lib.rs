@@ -61,6 +61,7 @@ pub mod game;
 pub mod games;
 pub mod knowledge;
 pub mod multi;
+mod names;
 pub mod ordering;
 pub(crate) mod parallel;
 pub mod players;

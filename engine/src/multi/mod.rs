@@ -32,7 +32,6 @@ pub use table::BoundsTable;
 use crate::game::MoveBuffer;
 use serde::Serialize;
 use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
@@ -58,33 +57,18 @@ pub enum MultiAlgorithm {
     Brs,
 }
 
+crate::names::named_choices!(MultiAlgorithm, "algorithm", String, |m| m, {
+    Expectiminimax => "expectiminimax",
+    Expectinegamax => "expectinegamax",
+    Star1 => "star1",
+    Star2 => "star2",
+    MaxnPlain => "maxn-plain",
+    Maxn => "maxn",
+    Paranoid => "paranoid",
+    Brs => "brs",
+});
+
 impl MultiAlgorithm {
-    /// Every algorithm, for tests and sweeps.
-    pub const ALL: [MultiAlgorithm; 8] = [
-        MultiAlgorithm::Expectiminimax,
-        MultiAlgorithm::Expectinegamax,
-        MultiAlgorithm::Star1,
-        MultiAlgorithm::Star2,
-        MultiAlgorithm::MaxnPlain,
-        MultiAlgorithm::Maxn,
-        MultiAlgorithm::Paranoid,
-        MultiAlgorithm::Brs,
-    ];
-
-    /// The name the command line uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            MultiAlgorithm::Expectiminimax => "expectiminimax",
-            MultiAlgorithm::Expectinegamax => "expectinegamax",
-            MultiAlgorithm::Star1 => "star1",
-            MultiAlgorithm::Star2 => "star2",
-            MultiAlgorithm::MaxnPlain => "maxn-plain",
-            MultiAlgorithm::Maxn => "maxn",
-            MultiAlgorithm::Paranoid => "paranoid",
-            MultiAlgorithm::Brs => "brs",
-        }
-    }
-
     /// True for the searches that need two players and a zero sum.
     pub fn two_player_only(self) -> bool {
         matches!(
@@ -99,28 +83,6 @@ impl MultiAlgorithm {
     /// True for the searches that use the table (when given one) and move ordering.
     pub fn uses_table(self) -> bool {
         matches!(self, MultiAlgorithm::Star1 | MultiAlgorithm::Star2)
-    }
-}
-
-impl fmt::Display for MultiAlgorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for MultiAlgorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        MultiAlgorithm::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown algorithm '{}' (expected one of: {})",
-                    crate::game::quote(s),
-                    MultiAlgorithm::ALL.map(|a| a.name()).join(", ")
-                )
-            })
     }
 }
 

@@ -27,7 +27,6 @@ use crossbeam::queue::ArrayQueue;
 use crossbeam::utils::CachePadded;
 use serde::Serialize;
 use std::cell::Cell;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::OnceLock;
 
@@ -47,33 +46,12 @@ pub enum Mode {
     Abdada,
 }
 
-impl Mode {
-    /// The name the command line uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Ybwc => "ybwc",
-            Mode::LazySmp => "lazysmp",
-            Mode::Root => "root",
-            Mode::Abdada => "abdada",
-        }
-    }
-}
-
-impl FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        match s {
-            "ybwc" => Ok(Mode::Ybwc),
-            "lazysmp" => Ok(Mode::LazySmp),
-            "root" => Ok(Mode::Root),
-            "abdada" => Ok(Mode::Abdada),
-            _ => Err(format!(
-                "unknown parallel mode '{}' (expected ybwc, abdada, lazysmp or root)",
-                crate::game::quote(s)
-            )),
-        }
-    }
-}
+crate::names::named_choices!(Mode, "parallel mode", String, |m| m, {
+    Ybwc => "ybwc",
+    LazySmp => "lazysmp",
+    Root => "root",
+    Abdada => "abdada",
+});
 
 /// A driver's answer: value, best move and line; `None` when a limit stopped it.
 type RootResult<M> = Option<(Value, Option<M>, Vec<M>)>;

@@ -23,8 +23,6 @@ use crate::knowledge::Knowledge;
 use crate::ordering::{MoveOrdering, OrderingConfig};
 use crate::tt::{TranspositionTable, TtStats};
 use serde::Serialize;
-use std::fmt;
-use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -118,62 +116,23 @@ pub enum Algorithm {
     Theory,
 }
 
-impl Algorithm {
-    /// Every algorithm, for tests and sweeps.
-    pub const ALL: [Algorithm; 10] = [
-        Algorithm::Minimax,
-        Algorithm::Negamax,
-        Algorithm::AlphaBeta,
-        Algorithm::AlphaBetaHard,
-        Algorithm::Veb,
-        Algorithm::Ab,
-        Algorithm::Pvs,
-        Algorithm::Mtdf,
-        Algorithm::Solve,
-        Algorithm::Theory,
-    ];
+crate::names::named_choices!(Algorithm, "algorithm", String, |m| m, {
+    Minimax => "minimax",
+    Negamax => "negamax",
+    AlphaBeta => "alphabeta",
+    AlphaBetaHard => "alphabeta-hard",
+    Veb => "veb",
+    Ab => "ab",
+    Pvs => "pvs",
+    Mtdf => "mtdf",
+    Solve => "solve",
+    Theory => "theory",
+});
 
+impl Algorithm {
     /// True for the searches that use the table, move ordering and game knowledge hooks.
     pub fn uses_table(self) -> bool {
         matches!(self, Algorithm::Pvs | Algorithm::Mtdf | Algorithm::Solve)
-    }
-
-    /// The name the command line uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Algorithm::Minimax => "minimax",
-            Algorithm::Negamax => "negamax",
-            Algorithm::AlphaBeta => "alphabeta",
-            Algorithm::AlphaBetaHard => "alphabeta-hard",
-            Algorithm::Veb => "veb",
-            Algorithm::Ab => "ab",
-            Algorithm::Pvs => "pvs",
-            Algorithm::Mtdf => "mtdf",
-            Algorithm::Solve => "solve",
-            Algorithm::Theory => "theory",
-        }
-    }
-}
-
-impl fmt::Display for Algorithm {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Algorithm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Algorithm::ALL
-            .into_iter()
-            .find(|a| a.name() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown algorithm '{}' (expected one of: {})",
-                    crate::game::quote(s),
-                    Algorithm::ALL.map(|a| a.name()).join(", ")
-                )
-            })
     }
 }
 

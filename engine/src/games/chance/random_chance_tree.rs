@@ -53,7 +53,8 @@
 use crate::game::{quote, GameError, MoveBuffer, MoveList};
 use crate::multi::{ChanceOutcome, MultiGame, Outcomes, MAX_OUTCOMES};
 use crate::players::{Payoffs, Turn};
-use crate::rng::{mix, splitmix64, GOLDEN};
+use crate::games::perfect::random_tree::child_hash;
+use crate::rng::{mix, splitmix64};
 use std::fmt;
 use std::str::FromStr;
 
@@ -101,39 +102,10 @@ pub enum Probs {
     Random,
 }
 
-impl Probs {
-    /// The two kinds.
-    pub const ALL: [Probs; 2] = [Probs::Uniform, Probs::Random];
-
-    /// The name specs and the command line use.
-    pub fn name(self) -> &'static str {
-        match self {
-            Probs::Uniform => "uniform",
-            Probs::Random => "random",
-        }
-    }
-}
-
-impl fmt::Display for Probs {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Probs {
-    type Err = GameError;
-    fn from_str(s: &str) -> Result<Self, GameError> {
-        Probs::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                GameError::new(format!(
-                    "unknown probabilities '{}' (expected uniform or random)",
-                    quote(s)
-                ))
-            })
-    }
-}
+crate::names::named_choices!(Probs, "probabilities", GameError, GameError::new, {
+    Uniform => "uniform",
+    Random => "random",
+});
 
 /// A node of a random chance tree.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -158,12 +130,6 @@ pub struct RandomChanceTree {
     probs: Probs,
     lo: f64,
     hi: f64,
-}
-
-/// The hash of child `index` of the node with hash `parent` (as in the two-player trees).
-#[inline]
-fn child_hash(parent: u64, index: usize) -> u64 {
-    mix(parent.wrapping_add(GOLDEN.wrapping_mul(index as u64 + 1)))
 }
 
 /// A number in `[0, 1)` from a hash and a salt, a multiple of `2^-53`.

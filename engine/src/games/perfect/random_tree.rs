@@ -56,8 +56,6 @@
 
 use crate::game::{quote, Game, GameError, MoveList, Notation, Player, Value};
 use crate::rng::{mix, splitmix64, GOLDEN};
-use std::fmt;
-use std::str::FromStr;
 
 /// Largest branching factor (the capacity of the inline move list).
 pub const MAX_BRANCHING: usize = 64;
@@ -86,40 +84,11 @@ pub enum Order {
     WorstFirst,
 }
 
-impl Order {
-    /// The three orders.
-    pub const ALL: [Order; 3] = [Order::Random, Order::BestFirst, Order::WorstFirst];
-
-    /// The name the command line uses.
-    pub fn name(self) -> &'static str {
-        match self {
-            Order::Random => "random",
-            Order::BestFirst => "best-first",
-            Order::WorstFirst => "worst-first",
-        }
-    }
-}
-
-impl fmt::Display for Order {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Order {
-    type Err = GameError;
-    fn from_str(s: &str) -> Result<Self, GameError> {
-        Order::ALL
-            .into_iter()
-            .find(|o| o.name() == s)
-            .ok_or_else(|| {
-                GameError::new(format!(
-                    "unknown order '{}' (expected random, best-first or worst-first)",
-                    quote(s)
-                ))
-            })
-    }
-}
+crate::names::named_choices!(Order, "order", GameError, GameError::new, {
+    Random => "random",
+    BestFirst => "best-first",
+    WorstFirst => "worst-first",
+});
 
 /// A node of a random tree: the hash of its path, its value, the plies left and the side to
 /// move.
@@ -157,7 +126,7 @@ pub struct RandomTree {
 
 /// The hash of child `index` of the node with hash `parent`.
 #[inline]
-fn child_hash(parent: u64, index: usize) -> u64 {
+pub(crate) fn child_hash(parent: u64, index: usize) -> u64 {
     mix(parent.wrapping_add(GOLDEN.wrapping_mul(index as u64 + 1)))
 }
 

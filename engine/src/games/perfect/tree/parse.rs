@@ -242,6 +242,21 @@ impl Frame {
             sum: 0.0,
         }
     }
+
+    /// Adds a child of `kind` to this node in `b`, taking the probability read for it (a
+    /// chance node's outcome) and its `label`; returns the child's id.
+    fn add_child(
+        &mut self,
+        b: &mut Builder,
+        kind: Kind,
+        data: u32,
+        label: Option<&str>,
+        at: usize,
+    ) -> u32 {
+        self.children += 1;
+        let prob = self.prob.take().map_or(NONE, |(p, _)| p);
+        b.push(self.id, kind, data, prob, label, at)
+    }
 }
 
 /// "line:column" (1-based, columns in characters) of a byte offset; only for errors.
@@ -629,35 +644,27 @@ pub(crate) fn parse_items(text: &str) -> Result<Parsed<'_>, GameError> {
                     at(i)
                 )));
             }
-            let parent = stack.last_mut().expect("the top level is never popped");
-            parent.children += 1;
-            let prob = parent.prob.take().map_or(NONE, |(p, _)| p);
             let kind = if c == b'[' { Kind::Chance } else { Kind::Inner };
-            let id = b.push(
-                parent.id,
-                kind,
-                0,
-                prob,
-                label.take().map(|(l, _)| l),
-                node_at,
-            );
+            let id = stack
+                .last_mut()
+                .expect("the top level is never popped")
+                .add_child(&mut b, kind, 0, label.take().map(|(l, _)| l), node_at);
             stack.push(Frame::open(id, i, c == b'['));
             i += 1;
             continue;
         }
         if c == b'<' {
             let (first, len, next) = read_vector(text, i, &mut b)?;
-            let parent = stack.last_mut().expect("the top level is never popped");
-            parent.children += 1;
-            let prob = parent.prob.take().map_or(NONE, |(p, _)| p);
-            b.push(
-                parent.id,
-                Kind::Vector { len },
-                first,
-                prob,
-                label.take().map(|(l, _)| l),
-                node_at,
-            );
+            stack
+                .last_mut()
+                .expect("the top level is never popped")
+                .add_child(
+                    &mut b,
+                    Kind::Vector { len },
+                    first,
+                    label.take().map(|(l, _)| l),
+                    node_at,
+                );
             i = next;
             continue;
         }
@@ -710,17 +717,16 @@ pub(crate) fn parse_items(text: &str) -> Result<Parsed<'_>, GameError> {
         };
         let data = b.numbers.len() as u32;
         b.numbers.push(value);
-        let parent = stack.last_mut().expect("the top level is never popped");
-        parent.children += 1;
-        let prob = parent.prob.take().map_or(NONE, |(p, _)| p);
-        b.push(
-            parent.id,
-            Kind::Scalar { int },
-            data,
-            prob,
-            label.take().map(|(l, _)| l),
-            node_at,
-        );
+        stack
+            .last_mut()
+            .expect("the top level is never popped")
+            .add_child(
+                &mut b,
+                Kind::Scalar { int },
+                data,
+                label.take().map(|(l, _)| l),
+                node_at,
+            );
     }
     if let Some((l, o)) = label {
         return Err(no_node(l, o));

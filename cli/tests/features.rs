@@ -91,7 +91,7 @@ fn analyse_connect4_best_move_scores_the_listed_value() {
             .map(|m| m["value"].as_i64().unwrap());
         assert_eq!(best_value, Some(score), "{moves}");
         let game = cutoff::games::perfect::connect4::Connect4::from_moves(&moves).unwrap();
-        let legal = (0..7).filter(|&c| game.board().can_play(c)).count();
+        let legal = (0..7).filter(|&c| game.can_play(&game.board(), c)).count();
         assert_eq!(values.len(), legal, "{moves}");
     }
 }

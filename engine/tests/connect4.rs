@@ -3,7 +3,7 @@
 
 use cutoff::advanced::{search, Searcher};
 use cutoff::games::perfect::connect4::{parse_suite, SuiteLine};
-use cutoff::games::perfect::connect4::{Bitboard, Connect4, MAX_SCORE, MIN_SCORE};
+use cutoff::games::perfect::connect4::{Bitboard, Connect4, Geometry, MAX_SCORE, MIN_SCORE};
 use cutoff::games::perfect::connect4::{Connect4Knowledge as K, Connect4Scratch};
 use cutoff::knowledge::{Assessment, Knowledge};
 use cutoff::tt::TranspositionTable;
@@ -71,7 +71,7 @@ fn analysis_agrees_with_every_published_score() {
                     }
                 }
             }
-            let (lo, hi) = pos.static_bounds();
+            let (lo, hi) = game.static_bounds(&pos);
             assert!(
                 lo <= l.expected && l.expected <= hi,
                 "{name} {}: static bounds [{lo}, {hi}] miss {}",
@@ -157,17 +157,17 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
     // playable cells on even rows go to the first player): checked against plain alpha-beta,
     // which knows nothing of Connect Four, on every position where it bounds the value.
     let game = Connect4::new();
-    let even_rows = cutoff::games::perfect::connect4::BOTTOM * 0b101010;
+    let even_rows = game.geometry().even_rows();
     let (mut odd_columns, mut losses) = (0, 0);
     for stones in [24, 26, 28] {
         for pos in late_positions_at(3000, stones, cutoff::rng::GOLDEN ^ stones as u64) {
-            let (_, hi) = pos.static_bounds();
+            let (_, hi) = game.static_bounds(&pos);
             if hi == MAX_SCORE {
                 continue;
             }
             let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
             assert!(exact <= hi, "{pos:?}: {exact} above the bound {hi}");
-            if pos.playable() & even_rows != 0 {
+            if game.playable(&pos) & even_rows != 0 {
                 odd_columns += 1;
                 losses += (hi < 0) as u32;
             }
@@ -272,8 +272,8 @@ fn mirror_images_share_a_key_and_a_value() {
     let tt = TranspositionTable::new(16);
     for l in set("middle-easy").iter().take(150) {
         let pos = l.game.board();
-        let image = pos.mirror();
-        assert_eq!(image.mirror(), pos);
+        let image = game.mirror(&pos);
+        assert_eq!(game.mirror(&image), pos);
         let (k, flipped) = K::table_key(&game, &pos);
         let (ki, flipped_i) = K::table_key(&game, &image);
         assert_eq!(k, ki, "{}: mirror images under different keys", l.moves);

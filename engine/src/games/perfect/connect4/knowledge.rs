@@ -4,25 +4,25 @@
 //! mirror-normalised table key, the first probe at 0 and enhanced transposition cutoffs near
 //! the root. Each piece was measured on the test sets (docs/measurements/connect4-knowledge.md).
 
-use super::{
-    column_cells, has_four, playable_cells, winning_cells, Bitboard, Connect4, BOARD, BOTTOM,
-    CELLS, CENTRE_ORDER, HEIGHT, MAX_SCORE, MIN_SCORE, WIDTH,
-};
-use crate::game::{Game, MoveBuffer, Value};
+use super::{Bitboard, Connect4, Geometry, Word};
+use crate::game::{MoveBuffer, Value};
 use crate::knowledge::{Assessment, Knowledge};
 use crate::ordering::OrderingConfig;
 
-/// Enhanced transposition cutoffs are tried in positions with fewer stones than this: near
-/// the root a cutoff saves a large subtree; deeper the extra probes cost more than they save.
-const ETC_PLIES: u32 = 24;
+/// Enhanced transposition cutoffs are tried in positions with fewer stones than this share of
+/// the board (24 of 7x6's 42 cells): near the root a cutoff saves a large subtree; deeper the
+/// extra probes cost more than they save.
+#[inline(always)]
+fn etc_plies(cells: u32) -> u32 {
+    cells * 4 / 7
+}
 
-/// Exact solves of positions with fewer stones than this probe the null window at 0 first.
-const FIRST_PROBE_ZERO_BELOW: u32 = 8;
-
-/// Cells of the even rows counting from 1 (the second, fourth and sixth from the bottom).
-const EVEN_ROWS: u64 = BOTTOM * 0b101010;
-// Claimeven (see `Bitboard::static_bounds`) fills columns two stones at a time.
-const _: () = assert!(HEIGHT.is_multiple_of(2));
+/// Exact solves of positions with fewer stones than this share of the board (8 of 7x6's 42
+/// cells) probe the null window at 0 first.
+#[inline(always)]
+fn first_probe_zero_below(cells: u32) -> u32 {
+    cells * 4 / 21
+}
 
 /// The ordering score of a move, from our winning cells `threats` after it, the cells
 /// `next` playable after it and the opponent's winning cells `theirs`. Threats that are not
@@ -31,40 +31,49 @@ const _: () = assert!(HEIGHT.is_multiple_of(2));
 /// opponent must watch from the next move on, add a little. Measured on Begin-Medium against
 /// the plain threat count (see docs/measurements/connect4-knowledge.md).
 #[inline]
-fn move_score(threats: u64, next: u64, theirs: u64) -> i32 {
-    let useful = threats & !(theirs << 1);
-    let soon = threats & (next << 1);
+fn move_score<W: Word>(threats: W, next: W, theirs: W) -> i32 {
+    let useful = threats & !theirs.up(1);
+    let soon = threats & next.up(1);
     (4 * useful.count_ones() + soon.count_ones()) as i32
 }
 
-impl Bitboard {
-    /// Bounds on the value from the lines still open: a side that can no longer make four in
-    /// any line cannot win. And with the first player to move (an even number of stones), the
-    /// second can follow "claimeven": answer every stone on an odd row (counting from 1) right
-    /// on top of it, and a stone on an even row (possible only in a column of odd height,
-    /// which come in pairs) in another column of odd height. The second player then ends up
-    /// with every empty cell of the even rows that is not playable now, and the first player
-    /// with at most the rest. If the first cannot make four in the rest it cannot win, and if
-    /// the second then has four it loses. (This bound first required every column at an even
-    /// height; taking the playable cells of odd columns into account cut 8-12% of the nodes.)
+impl<G: Geometry> Connect4<G> {
+    /// Bounds on the value of `pos` from the lines still open: a side that can no longer
+    /// make a line cannot win. And on boards of even height, with the first player to move
+    /// (an even number of stones), the second can follow "claimeven": answer every stone on
+    /// an odd row (counting from 1) right on top of it, and a stone on an even row (possible
+    /// only in a column of odd height, which come in pairs) in another column of odd height.
+    /// The second player then ends up with every empty cell of the even rows that is not
+    /// playable now, and the first player with at most the rest. If the first cannot make a
+    /// line in the rest it cannot win, and if the second then has one it loses. (This bound
+    /// first required every column at an even height; taking the playable cells of odd
+    /// columns into account cut 8-12% of the nodes.) On a board of odd height the top row is
+    /// odd, and a stone there has no cell above it to answer on: the bound is off.
     #[inline(always)]
-    pub fn static_bounds(&self) -> (Value, Value) {
-        let empty = BOARD & !self.mask;
-        let mut lo = MIN_SCORE;
-        let mut hi = MAX_SCORE;
-        if !has_four(self.current | empty) {
+    pub fn static_bounds(&self, pos: &Bitboard<G::Word>) -> (Value, Value) {
+        let g = &self.geo;
+        let empty = g.board() & !pos.mask;
+        let mut lo = self.min_score();
+        let mut hi = self.max_score();
+        if !g.has_line(pos.current | empty) {
             hi = 0;
-        } else if self.moves.is_multiple_of(2) {
-            let follower = self.opponent() | (empty & EVEN_ROWS & !self.playable());
-            if !has_four(BOARD & !follower) {
-                hi = if has_four(follower) { -1 } else { 0 };
+        } else if claimeven(g) && pos.moves.is_multiple_of(2) {
+            let follower = pos.opponent() | (empty & g.even_rows() & !self.playable(pos));
+            if !g.has_line(g.board() & !follower) {
+                hi = if g.has_line(follower) { -1 } else { 0 };
             }
         }
-        if !has_four(self.opponent() | empty) {
+        if !g.has_line(pos.opponent() | empty) {
             lo = 0;
         }
         (lo, hi)
     }
+}
+
+/// Whether the claimeven bound holds on the board (see [`Connect4::static_bounds`]).
+#[inline(always)]
+fn claimeven<G: Geometry>(g: &G) -> bool {
+    g.height().is_multiple_of(2)
 }
 
 /// Connect Four's solver knowledge (see the module comment).
@@ -72,66 +81,79 @@ impl Bitboard {
 pub struct Connect4Knowledge;
 
 /// What the analysis of a Connect Four node leaves for the rest of that node's work.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Connect4Scratch {
+#[derive(Clone, Copy, Debug)]
+pub struct Connect4Scratch<G: Geometry> {
     /// The opponent's winning cells, found by `analyse` for `analyse_moves`.
-    theirs: u64,
+    theirs: G::Word,
     /// Whether `analyse_moves` has filled `move_threats` (a forced move gets no per-move
     /// analysis, so `play_analysed` must not trust a stale entry).
     cached: bool,
     /// Our winning cells after a move in each column. `play_analysed` makes them the child's
     /// `theirs`, which otherwise costs a second `winning_cells` per move played (about 5% of a
     /// solve).
-    move_threats: [u64; WIDTH as usize],
+    move_threats: G::PerColumn,
 }
 
-impl Knowledge<Connect4> for Connect4Knowledge {
-    type Scratch = Connect4Scratch;
+impl<G: Geometry> Default for Connect4Scratch<G> {
+    fn default() -> Self {
+        Connect4Scratch {
+            theirs: G::Word::ZERO,
+            cached: false,
+            move_threats: G::PerColumn::default(),
+        }
+    }
+}
+
+impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
+    type Scratch = Connect4Scratch<G>;
 
     #[inline(always)]
     fn analyse(
-        _game: &Connect4,
-        pos: &Bitboard,
-        out: &mut <Connect4 as Game>::Moves,
+        game: &Connect4<G>,
+        pos: &Bitboard<G::Word>,
+        out: &mut G::Moves,
         _hints: &mut [i32],
-        scratch: &mut Connect4Scratch,
+        scratch: &mut Connect4Scratch<G>,
     ) -> Assessment {
+        let g = &game.geo;
+        let zero = G::Word::ZERO;
+        let cells = g.cells() as Value;
         let m = pos.moves as Value;
-        let playable = pos.playable();
+        let playable = game.playable(pos);
         let mine = pos.mine;
-        if mine & playable != 0 {
-            // A win with our next stone.
-            return Assessment::Value((CELLS as Value + 1 - m) / 2);
+        if mine & playable != zero {
+            // A win with our next stone, on move m + 1.
+            return Assessment::Value((cells + 1 - m) / 2);
         }
         let theirs = pos.theirs;
         let forced = playable & theirs;
         let mut safe = playable;
-        if forced != 0 {
-            if forced & (forced - 1) != 0 {
-                // Two threats to block: the opponent wins with its next stone.
-                return Assessment::Value(-(CELLS as Value - m) / 2);
+        if forced != zero {
+            if forced & forced.wrapping_sub(G::Word::ONE) != zero {
+                // Two threats to block: the opponent wins with its next stone, on move m + 2.
+                return Assessment::Value(-(cells - m) / 2);
             }
             safe = forced;
         }
         // Never play right below an opponent's winning cell.
-        safe &= !(theirs >> 1);
-        if safe == 0 {
-            return Assessment::Value(-(CELLS as Value - m) / 2);
+        safe &= !theirs.down(1);
+        if safe == zero {
+            return Assessment::Value(-(cells - m) / 2);
         }
-        if m >= CELLS as Value - 2 {
+        if m >= cells - 2 {
             // Neither side can win with the last two stones.
             return Assessment::Value(0);
         }
         // Nobody wins with their next stone: the opponent wins at the earliest with its
         // next-but-one stone, we with our next-but-one.
-        let lo = -(CELLS as Value - 2 - m) / 2;
-        let hi = (CELLS as Value - 1 - m) / 2;
-        let (lo_bound, hi_bound) = pos.static_bounds();
+        let lo = -(cells - 2 - m) / 2;
+        let hi = (cells - 1 - m) / 2;
+        let (lo_bound, hi_bound) = game.static_bounds(pos);
         scratch.theirs = theirs;
         scratch.cached = false;
         out.clear();
-        for c in CENTRE_ORDER {
-            if safe & column_cells(c as u32) != 0 {
+        for &c in g.centre_order() {
+            if safe & g.column_cells(c as u32) != zero {
                 out.push(c);
             }
         }
@@ -140,96 +162,101 @@ impl Knowledge<Connect4> for Connect4Knowledge {
 
     #[inline(always)]
     fn analyse_moves(
-        _game: &Connect4,
-        pos: &Bitboard,
-        moves: &<Connect4 as Game>::Moves,
+        game: &Connect4<G>,
+        pos: &Bitboard<G::Word>,
+        moves: &G::Moves,
         hints: &mut [i32],
-        scratch: &mut Connect4Scratch,
+        scratch: &mut Connect4Scratch<G>,
     ) -> Assessment {
+        let g = &game.geo;
+        let zero = G::Word::ZERO;
+        let cells = g.cells() as Value;
         let m = pos.moves as Value;
         let theirs = scratch.theirs;
-        let playable = pos.playable();
+        let playable = game.playable(pos);
         let list = moves.as_slice();
         let opp = pos.opponent();
-        let empty = BOARD & !pos.mask;
-        let mut lo = MIN_SCORE;
+        let board = g.board();
+        let empty = board & !pos.mask;
+        let mut lo = game.min_score();
         for i in 0..list.len() {
-            let cell = playable & column_cells(list[i] as u32);
+            let cell = playable & g.column_cells(list[i] as u32);
             let current = pos.current | cell;
             let mask = pos.mask | cell;
             if lo < 1 {
-                // The child's static upper bound (see `Bitboard::static_bounds`), negated: one
+                // The child's static upper bound (see `Connect4::static_bounds`), negated: one
                 // child the opponent cannot win settles a null window at 0 before any search.
                 let empty_after = empty & !cell;
-                if !has_four(opp | empty_after) {
+                if !g.has_line(opp | empty_after) {
                     lo = lo.max(0);
-                } else if !pos.moves.is_multiple_of(2) {
+                } else if claimeven(g) && !pos.moves.is_multiple_of(2) {
                     // The opponent is the first player there, and we can follow claimeven.
-                    let follower = current | (empty_after & EVEN_ROWS & !playable_cells(mask));
-                    if !has_four(BOARD & !follower) {
-                        lo = lo.max(if has_four(follower) { 1 } else { 0 });
+                    let follower =
+                        current | (empty_after & g.even_rows() & !g.playable_cells(mask));
+                    if !g.has_line(board & !follower) {
+                        lo = lo.max(if g.has_line(follower) { 1 } else { 0 });
                     }
                 }
             }
-            let threats = winning_cells(current, mask);
-            scratch.move_threats[list[i] as usize] = threats;
-            let next = playable_cells(mask);
+            let threats = g.winning_cells(current, mask);
+            scratch.move_threats.as_mut()[list[i] as usize] = threats;
+            let next = g.playable_cells(mask);
             let blocks = next & threats;
-            let replies = if blocks != 0 { blocks } else { next } & !(threats >> 1);
-            if replies == 0 || blocks & (blocks.wrapping_sub(1)) != 0 {
+            let replies = if blocks != zero { blocks } else { next } & !threats.down(1);
+            if replies == zero || blocks & blocks.wrapping_sub(G::Word::ONE) != zero {
                 // Whatever the opponent answers, our next stone wins: the best score left.
-                return Assessment::Value((CELLS as Value - 1 - m) / 2);
+                return Assessment::Value((cells - 1 - m) / 2);
             }
             hints[i] = move_score(threats, next, theirs & !cell);
         }
         scratch.cached = true;
         // No move wins with our next-but-one stone either.
-        Assessment::Bounds(lo, (CELLS as Value - 3 - m) / 2)
+        Assessment::Bounds(lo, (cells - 3 - m) / 2)
     }
 
     #[inline(always)]
     fn play_analysed(
-        _game: &Connect4,
-        pos: &Bitboard,
+        game: &Connect4<G>,
+        pos: &Bitboard<G::Word>,
         mv: u8,
-        scratch: &Connect4Scratch,
-    ) -> Bitboard {
+        scratch: &Connect4Scratch<G>,
+    ) -> Bitboard<G::Word> {
         if !scratch.cached {
-            return pos.play_col(mv as u32);
+            return game.play_col(pos, mv as u32);
         }
-        pos.play_col_with(mv as u32, scratch.move_threats[mv as usize])
+        game.play_col_with(pos, mv as u32, scratch.move_threats.as_ref()[mv as usize])
     }
 
-    fn forced_lines_static(_game: &Connect4) -> bool {
+    fn forced_lines_static(_game: &Connect4<G>) -> bool {
         true
     }
 
     #[inline(always)]
-    fn table_key(_game: &Connect4, pos: &Bitboard) -> (u64, bool) {
+    fn table_key(_game: &Connect4<G>, pos: &Bitboard<G::Word>) -> (u64, bool) {
         let k = pos.key();
         let m = pos.mirrored_key();
         if m < k {
-            (m, true)
+            (m.key64(), true)
         } else {
-            (k, false)
+            (k.key64(), false)
         }
     }
 
-    fn mirror_code(_game: &Connect4, code: u8) -> u8 {
-        (WIDTH as u8 - 1).wrapping_sub(code)
+    fn mirror_code(game: &Connect4<G>, code: u8) -> u8 {
+        (game.geo.width() as u8 - 1).wrapping_sub(code)
     }
 
-    fn first_probe(_game: &Connect4, pos: &Bitboard) -> Option<Value> {
+    fn first_probe(game: &Connect4<G>, pos: &Bitboard<G::Word>) -> Option<Value> {
         // Early positions are nearly always decided late, by a small margin: settle the sign
-        // first (Begin-Hard, first 10: 11% fewer nodes; later positions gain nothing).
-        (pos.moves < FIRST_PROBE_ZERO_BELOW).then_some(0)
+        // first (7x6 Begin-Hard, first 10: 11% fewer nodes; later positions gain nothing).
+        (pos.moves < first_probe_zero_below(game.geo.cells())).then_some(0)
     }
 
-    fn enhanced_cutoffs(_game: &Connect4, pos: &Bitboard) -> bool {
-        pos.moves < ETC_PLIES
+    fn enhanced_cutoffs(game: &Connect4<G>, pos: &Bitboard<G::Word>) -> bool {
+        pos.moves < etc_plies(game.geo.cells())
     }
 
-    fn default_ordering(_game: &Connect4) -> OrderingConfig {
+    fn default_ordering(_game: &Connect4<G>) -> OrderingConfig {
         // Measured on the test sets: killers and history double the node counts here, because
         // threat counts with ties broken towards the centre already order almost perfectly.
         OrderingConfig {
@@ -241,8 +268,8 @@ impl Knowledge<Connect4> for Connect4Knowledge {
         }
     }
 
-    fn move_hint(_game: &Connect4, pos: &Bitboard, mv: u8) -> i32 {
-        let cell = pos.playable() & column_cells(mv as u32);
-        pos.threats_after(cell) as i32
+    fn move_hint(game: &Connect4<G>, pos: &Bitboard<G::Word>, mv: u8) -> i32 {
+        let cell = game.playable(pos) & game.geo.column_cells(mv as u32);
+        game.threats_after(pos, cell) as i32
     }
 }

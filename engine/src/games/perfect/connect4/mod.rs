@@ -1,136 +1,34 @@
-//! Connect Four on the standard 7x6 board, as two bitboards.
-//!
-//! Bit layout: column `c` owns bits `7c .. 7c+6`; bits `7c .. 7c+5` are its six cells from the
-//! bottom up and bit `7c+6` is a guard that is always empty, so shifting a bitboard by 1 (up),
-//! 7 (sideways), 6 or 8 (diagonals) never carries a line from one column into the next.
+//! Connect Four on any board of up to 128 bits, as two bitboards: the standard 7x6 board by
+//! default, any width and height (both at least 4) and any winning line from 3 to 6 stones
+//! chosen at run time (see [`geometry`]).
 //!
 //! A position keeps the stones of the side to move (`current`) and all stones (`mask`). Since
 //! `mask + bottom` sets exactly one extra bit per column (the lowest empty cell),
 //! `current + mask` identifies a position uniquely: that sum is the key.
 //!
-//! Scores follow the usual solver convention, from the side to move: a win with the winner's
-//! k-th stone is worth `22 - k`, a loss `k - 22`, a draw 0.
+//! Scores follow the usual solver convention, generalised to every board, from the side to
+//! move: a win on move `m` (both players' stones counted, from the empty board) is worth
+//! `1 + (W x H - m) / 2` (integer division), a loss the negative, a draw 0. On 7x6 a win with
+//! the winner's `k`-th stone is `22 - k`.
 
+pub mod geometry;
 mod knowledge;
 
+pub use geometry::{Board, Geometry, Standard, Word};
 pub use knowledge::{Connect4Knowledge, Connect4Scratch};
 
-use crate::game::{quote, Game, GameError, MoveList, Notation, Player, Value};
+use crate::game::{quote, Game, GameError, MoveBuffer, Notation, Player, Value};
 
-/// Board width (columns).
+/// The standard board's width (columns).
 pub const WIDTH: u32 = 7;
-/// Board height (rows).
+/// The standard board's height (rows).
 pub const HEIGHT: u32 = 6;
-/// Number of cells.
+/// The standard board's cells.
 pub const CELLS: u32 = WIDTH * HEIGHT;
-/// Bits per column: the cells plus one guard bit.
-const COL_BITS: u32 = HEIGHT + 1;
-/// The bottom cell of every column.
-pub const BOTTOM: u64 = bottom_mask();
-/// Every playable cell.
-pub const BOARD: u64 = BOTTOM * ((1 << HEIGHT) - 1);
-/// Best possible score: a win with the first stone (never reachable, but a safe bound).
+/// The standard board's best possible score: a win with the first player's fourth stone.
 pub const MAX_SCORE: Value = (CELLS as Value + 1) / 2 - 3;
-/// Worst possible score.
+/// The standard board's worst possible score.
 pub const MIN_SCORE: Value = -(CELLS as Value) / 2 + 3;
-/// Columns from the centre outwards: central columns take part in more lines.
-pub const CENTRE_ORDER: [u8; WIDTH as usize] = [3, 2, 4, 1, 5, 0, 6];
-
-const fn bottom_mask() -> u64 {
-    let mut m = 0;
-    let mut c = 0;
-    while c < WIDTH {
-        m |= 1 << (c * COL_BITS);
-        c += 1;
-    }
-    m
-}
-
-/// Column `c`'s bottom cell and all its cells, looked up: a load is cheaper than the
-/// multiply and variable shift (the eighth row only spares the bounds check).
-const COLUMN_TABLE: [(u64, u64); 8] = {
-    let mut t = [(0, 0); 8];
-    let mut c = 0;
-    while c < WIDTH {
-        t[c as usize] = (1 << (c * COL_BITS), ((1 << HEIGHT) - 1) << (c * COL_BITS));
-        c += 1;
-    }
-    t
-};
-
-/// The bottom cell of column `col`.
-#[inline]
-pub const fn bottom_cell(col: u32) -> u64 {
-    COLUMN_TABLE[col as usize & 7].0
-}
-
-/// The top cell of column `col`.
-#[inline]
-pub const fn top_cell(col: u32) -> u64 {
-    1 << (HEIGHT - 1 + col * COL_BITS)
-}
-
-/// All cells of column `col`.
-#[inline]
-pub const fn column_cells(col: u32) -> u64 {
-    COLUMN_TABLE[col as usize & 7].1
-}
-
-/// The lowest empty cell of each column with room, given all stones `mask`.
-#[inline]
-pub const fn playable_cells(mask: u64) -> u64 {
-    (mask + BOTTOM) & BOARD
-}
-
-/// True if the stones `p` contain four in a row in any direction.
-#[inline]
-pub fn has_four(p: u64) -> bool {
-    // Directions: 1 vertical, 7 horizontal, 6 and 8 the diagonals.
-    for s in [1, COL_BITS, COL_BITS - 1, COL_BITS + 1] {
-        let pairs = p & (p >> s);
-        if pairs & (pairs >> (2 * s)) != 0 {
-            return true;
-        }
-    }
-    false
-}
-
-/// The empty cells that would complete four in a row for the stones `p` (`mask`: all
-/// stones), whether or not they can be played now.
-#[inline]
-pub fn winning_cells(p: u64, mask: u64) -> u64 {
-    // Vertical: three stones right below the cell.
-    let v = p & (p << 1);
-    let mut r = (v << 1) & (p << 3);
-    for s in [COL_BITS, COL_BITS - 1, COL_BITS + 1] {
-        // `pair` marks x where x and x - s hold stones. A cell completes four with the two
-        // stones on its low side and a third beyond them or beyond the cell, or with the two
-        // on its high side and a third beyond them or on its low side.
-        let pair = p & (p << s);
-        let low = pair << s;
-        let high = pair >> (2 * s);
-        r |= low & ((p << (3 * s)) | (p >> s));
-        r |= high & ((p << s) | (p >> (3 * s)));
-    }
-    r & (BOARD ^ mask)
-}
-
-/// The key of the mirror image (columns reversed): each column's 7 key bits depend on that
-/// column alone (see the module comment), so the columns' bit groups simply trade places.
-#[inline]
-pub fn mirror_key(k: u64) -> u64 {
-    const C: u64 = (1 << COL_BITS) - 1;
-    const B: u32 = COL_BITS;
-    // Columns 0..=6 to 6..=0: three pairs swap, the centre stays (straight-line code: a loop
-    // here cost 5% of a solve's instructions).
-    (k & C) << (6 * B)
-        | (k & C << B) << (4 * B)
-        | (k & C << (2 * B)) << (2 * B)
-        | k & C << (3 * B)
-        | (k >> (2 * B)) & C << (2 * B)
-        | (k >> (4 * B)) & C << B
-        | (k >> (6 * B)) & C
-}
 
 /// A Connect Four position: the side to move's stones, all stones, and the number of moves.
 /// It also carries the mirror images of the two bitboards, kept up to date move by move: the
@@ -138,43 +36,30 @@ pub fn mirror_key(k: u64) -> u64 {
 /// every probe and prefetch cost 6% of a solve's instructions. And it carries both sides'
 /// winning cells: a move changes only the mover's (one computation, which the search's
 /// per-move analysis has just made for the same move), where every node's analysis needed
-/// both.
+/// both. Its methods that depend on the board's shape are [`Connect4`]'s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard {
+pub struct Bitboard<W: Word = u64> {
     /// Stones of the side to move.
-    pub current: u64,
+    pub current: W,
     /// All stones.
-    pub mask: u64,
+    pub mask: W,
     /// Stones played so far.
     pub moves: u32,
     /// `current` with the columns reversed.
-    mirrored_current: u64,
+    mirrored_current: W,
     /// `mask` with the columns reversed.
-    mirrored_mask: u64,
-    /// `winning_cells(current, mask)`.
-    mine: u64,
-    /// `winning_cells(opponent, mask)`.
-    theirs: u64,
+    mirrored_mask: W,
+    /// The winning cells of `current`.
+    mine: W,
+    /// The winning cells of the opponent.
+    theirs: W,
 }
 
-impl Bitboard {
-    /// True if column `col` has room.
-    #[inline]
-    pub fn can_play(&self, col: u32) -> bool {
-        self.mask & top_cell(col) == 0
-    }
-
-    /// Plays `cell`, whose mirror image is `mirrored_cell`.
-    #[inline]
-    fn play_cells(&self, cell: u64, mirrored_cell: u64) -> Bitboard {
-        let threats = winning_cells(self.current | cell, self.mask | cell);
-        self.play_cells_with(cell, mirrored_cell, threats)
-    }
-
+impl<W: Word> Bitboard<W> {
     /// Plays `cell`, whose mirror image is `mirrored_cell`, where the mover's winning cells
-    /// afterwards are known to be `threats`.
+    /// afterwards are `threats`.
     #[inline(always)]
-    fn play_cells_with(&self, cell: u64, mirrored_cell: u64, threats: u64) -> Bitboard {
+    fn play_cells_with(&self, cell: W, mirrored_cell: W, threats: W) -> Bitboard<W> {
         let mask = self.mask | cell;
         Bitboard {
             current: self.current ^ self.mask,
@@ -188,84 +73,31 @@ impl Bitboard {
         }
     }
 
-    /// Plays column `col`, which must have room.
+    /// The key of the mirror image.
     #[inline]
-    pub fn play_col(&self, col: u32) -> Bitboard {
-        // The image's column `WIDTH - 1 - col` has the same height as ours.
-        let image = WIDTH - 1 - col;
-        self.play_cells(
-            (self.mask + bottom_cell(col)) & column_cells(col),
-            (self.mirrored_mask + bottom_cell(image)) & column_cells(image),
-        )
-    }
-
-    /// [`Bitboard::play_col`] where the mover's winning cells after the move are known to be
-    /// `threats`.
-    #[inline(always)]
-    fn play_col_with(&self, col: u32, threats: u64) -> Bitboard {
-        let image = WIDTH - 1 - col;
-        self.play_cells_with(
-            (self.mask + bottom_cell(col)) & column_cells(col),
-            (self.mirrored_mask + bottom_cell(image)) & column_cells(image),
-            threats,
-        )
-    }
-
-    /// The key of the mirror image, equal to `mirror_key(self.key())`.
-    #[inline]
-    pub fn mirrored_key(&self) -> u64 {
+    pub fn mirrored_key(&self) -> W {
         self.mirrored_current + self.mirrored_mask
-    }
-
-    /// The cells that can be played now (the lowest empty cell of each column with room).
-    #[inline]
-    pub fn playable(&self) -> u64 {
-        playable_cells(self.mask)
     }
 
     /// Stones of the player who just moved.
     #[inline]
-    pub fn opponent(&self) -> u64 {
+    pub fn opponent(&self) -> W {
         self.current ^ self.mask
-    }
-
-    /// True if the player who just moved has four in a row.
-    #[inline]
-    pub fn last_mover_won(&self) -> bool {
-        has_four(self.opponent())
     }
 
     /// The unique key of the position (see the module comment).
     #[inline]
-    pub fn key(&self) -> u64 {
+    pub fn key(&self) -> W {
         self.current + self.mask
-    }
-
-    /// Number of winning cells the side to move would have after playing `cell`: the
-    /// threat-count ordering hint.
-    #[inline]
-    pub fn threats_after(&self, cell: u64) -> u32 {
-        winning_cells(self.current | cell, self.mask).count_ones()
-    }
-
-    /// The mirror image: columns reversed.
-    pub fn mirror(&self) -> Bitboard {
-        Bitboard {
-            current: self.mirrored_current,
-            mask: self.mirrored_mask,
-            moves: self.moves,
-            mirrored_current: self.current,
-            mirrored_mask: self.mask,
-            mine: mirror_key(self.mine),
-            theirs: mirror_key(self.theirs),
-        }
     }
 }
 
-/// Connect Four from a given start position.
+/// Connect Four on the board `G` from a given start position: [`Standard`] (7x6, four in a
+/// row) unless said otherwise.
 #[derive(Clone, Debug)]
-pub struct Connect4 {
-    start: Bitboard,
+pub struct Connect4<G: Geometry = Standard> {
+    geo: G,
+    start: Bitboard<G::Word>,
 }
 
 impl Default for Connect4 {
@@ -275,71 +107,238 @@ impl Default for Connect4 {
 }
 
 impl Connect4 {
-    /// The empty board.
+    /// The empty 7x6 board.
     pub fn new() -> Self {
+        Connect4::empty(Standard)
+    }
+
+    /// The 7x6 position reached by playing the columns in `moves` (`1`..`7`, leftmost first)
+    /// from the empty board; see [`Connect4::empty`] and [`Connect4::after`].
+    pub fn from_moves(moves: &str) -> Result<Self, GameError> {
+        Connect4::new().after(moves)
+    }
+}
+
+impl<G: Geometry> Connect4<G> {
+    /// The empty board of shape `geo`.
+    pub fn empty(geo: G) -> Self {
         Connect4 {
+            geo,
             start: Bitboard::default(),
         }
     }
 
-    /// The position reached by playing the columns in `moves` (`1`..`7`, leftmost first) from
-    /// the empty board; the empty string is the empty board. Surrounding whitespace is
-    /// ignored, but a string of whitespace alone is an error: most likely a position lost on
-    /// its way (an unset shell variable in quotes), not a request for the empty board.
-    pub fn from_moves(moves: &str) -> Result<Self, GameError> {
+    /// The position reached by playing the columns in `moves` from this game's start: digits
+    /// (`1` is the leftmost column) on boards up to 9 wide, or on any board the columns
+    /// separated by commas (`10,3,3`). The empty string is the start itself. Surrounding
+    /// whitespace is ignored, but a string of whitespace alone is an error: most likely a
+    /// position lost on its way (an unset shell variable in quotes), not a request for the
+    /// empty board.
+    pub fn after(&self, moves: &str) -> Result<Self, GameError> {
         if !moves.is_empty() && moves.trim().is_empty() {
             return Err(GameError::new(format!(
                 "blank position '{}': leave the position out (or give \"\") for the empty board",
                 quote(moves)
             )));
         }
-        let mut b = Bitboard::default();
-        for (i, ch) in moves.trim().chars().enumerate() {
-            let col = match ch {
-                '1'..='7' => ch as u32 - '1' as u32,
+        let width = self.geo.width();
+        let text = moves.trim();
+        // Digits on boards up to 9 wide, unless commas separate the columns; commas always
+        // beyond (a lone column needs none).
+        let columns: Vec<&str> = if text.is_empty() {
+            Vec::new()
+        } else if width > 9 || text.contains(',') {
+            text.split(',').map(str::trim).collect()
+        } else {
+            text.char_indices()
+                .map(|(i, c)| &text[i..i + c.len_utf8()])
+                .collect()
+        };
+        let mut b = self.start;
+        for (i, word) in columns.into_iter().enumerate() {
+            let col = match word.parse::<u32>() {
+                Ok(c) if (1..=width).contains(&c) && word.bytes().all(|d| d.is_ascii_digit()) => {
+                    c - 1
+                }
                 _ => {
                     return Err(GameError::new(format!(
-                        "bad move '{}' at position {} of the move string (columns are 1 to 7)",
-                        quote(ch.encode_utf8(&mut [0; 4])),
-                        i + 1
-                    )))
+                    "bad move '{}' at position {} of the move string (columns are 1 to {width}{})",
+                    quote(word),
+                    i + 1,
+                    if width > 9 {
+                        ", separated by commas"
+                    } else {
+                        ""
+                    }
+                )))
                 }
             };
-            if b.last_mover_won() {
+            if self.last_mover_won(&b) {
                 return Err(GameError::new(format!(
-                    "move {} ('{ch}') comes after the game ended with four in a row",
-                    i + 1
+                    "move {} ('{}') comes after the game ended with {} in a row",
+                    i + 1,
+                    quote(word),
+                    ["three", "four", "five", "six"][self.geo.connect() as usize - 3]
                 )));
             }
-            if !b.can_play(col) {
+            if !self.can_play(&b, col) {
                 return Err(GameError::new(format!(
                     "move {} plays column {} which is full",
                     i + 1,
                     col + 1
                 )));
             }
-            b = b.play_col(col);
+            b = self.play_col(&b, col);
         }
-        Ok(Connect4 { start: b })
+        Ok(Connect4 {
+            geo: self.geo,
+            start: b,
+        })
     }
 
     /// The start position.
-    pub fn board(&self) -> Bitboard {
+    pub fn board(&self) -> Bitboard<G::Word> {
         self.start
+    }
+
+    /// The board's shape.
+    pub fn geometry(&self) -> &G {
+        &self.geo
+    }
+
+    /// The board as `WxH`, with `/K` where the winning line is not four.
+    pub fn shape_name(&self) -> String {
+        shape_name(self.geo.width(), self.geo.height(), self.geo.connect())
+    }
+
+    /// True if column `col` has room.
+    #[inline]
+    pub fn can_play(&self, pos: &Bitboard<G::Word>, col: u32) -> bool {
+        pos.mask & self.geo.top_cell(col) == G::Word::ZERO
+    }
+
+    /// Plays column `col`, which must have room.
+    #[inline]
+    pub fn play_col(&self, pos: &Bitboard<G::Word>, col: u32) -> Bitboard<G::Word> {
+        let (cell, image) = self.cells_of(pos, col);
+        let threats = self.geo.winning_cells(pos.current | cell, pos.mask | cell);
+        pos.play_cells_with(cell, image, threats)
+    }
+
+    /// [`Connect4::play_col`] where the mover's winning cells after the move are known to be
+    /// `threats`.
+    #[inline(always)]
+    fn play_col_with(
+        &self,
+        pos: &Bitboard<G::Word>,
+        col: u32,
+        threats: G::Word,
+    ) -> Bitboard<G::Word> {
+        let (cell, image) = self.cells_of(pos, col);
+        pos.play_cells_with(cell, image, threats)
+    }
+
+    /// The cell a stone in column `col` lands on, and its mirror image.
+    #[inline(always)]
+    fn cells_of(&self, pos: &Bitboard<G::Word>, col: u32) -> (G::Word, G::Word) {
+        let g = &self.geo;
+        // The image's column `W - 1 - col` has the same height as ours.
+        let image = g.width() - 1 - col;
+        (
+            (pos.mask + g.bottom_cell(col)) & g.column_cells(col),
+            (pos.mirrored_mask + g.bottom_cell(image)) & g.column_cells(image),
+        )
+    }
+
+    /// The cells that can be played now (the lowest empty cell of each column with room).
+    #[inline]
+    pub fn playable(&self, pos: &Bitboard<G::Word>) -> G::Word {
+        self.geo.playable_cells(pos.mask)
+    }
+
+    /// True if the player who just moved has a winning line.
+    #[inline]
+    pub fn last_mover_won(&self, pos: &Bitboard<G::Word>) -> bool {
+        self.geo.has_line(pos.opponent())
+    }
+
+    /// Number of winning cells the side to move would have after playing `cell`: the
+    /// threat-count ordering hint.
+    #[inline]
+    pub fn threats_after(&self, pos: &Bitboard<G::Word>, cell: G::Word) -> u32 {
+        self.geo
+            .winning_cells(pos.current | cell, pos.mask)
+            .count_ones()
+    }
+
+    /// The mirror image of `pos`: columns reversed.
+    pub fn mirror(&self, pos: &Bitboard<G::Word>) -> Bitboard<G::Word> {
+        Bitboard {
+            current: pos.mirrored_current,
+            mask: pos.mirrored_mask,
+            moves: pos.moves,
+            mirrored_current: pos.current,
+            mirrored_mask: pos.mask,
+            mine: self.geo.mirror(pos.mine),
+            theirs: self.geo.mirror(pos.theirs),
+        }
+    }
+
+    /// The value of a win on move `m` (both players' stones counted): `1 + (W x H - m) / 2`.
+    #[inline(always)]
+    pub fn win_on_move(&self, m: u32) -> Value {
+        1 + (self.geo.cells() - m) as Value / 2
+    }
+
+    /// The best score possible: a win with the first player's `K`-th stone.
+    pub fn max_score(&self) -> Value {
+        self.win_on_move(2 * self.geo.connect() - 1)
+    }
+
+    /// The worst score possible: a loss to the second player's `K`-th stone.
+    pub fn min_score(&self) -> Value {
+        -self.win_on_move(2 * self.geo.connect())
+    }
+
+    /// The move (both players' stones counted) on which a game of value `value`, from the
+    /// side to move in `pos`, ends with perfect play; `None` for a draw.
+    pub fn end_move(&self, pos: &Bitboard<G::Word>, value: Value) -> Option<u32> {
+        if value == 0 {
+            return None;
+        }
+        // A win on move m is worth 1 + (C - m) / 2: the side to move plays moves of the
+        // parity of `pos.moves + 1`, the opponent the others.
+        let cells = self.geo.cells() as Value;
+        let ours = value > 0;
+        let v = value.abs();
+        let mover_parity = (pos.moves as Value + 1) % 2;
+        // A finished game (a loss, to the stone just played) ended on move `pos.moves`.
+        (pos.moves.max(1) as Value..=cells)
+            .find(|&m| 1 + (cells - m) / 2 == v && ((m % 2 == mover_parity) == ours))
+            .map(|m| m as u32)
     }
 }
 
-impl Game for Connect4 {
-    type Pos = Bitboard;
+/// A board's name: `WxH`, with `/K` where the winning line is not four.
+pub fn shape_name(width: u32, height: u32, connect: u32) -> String {
+    if connect == 4 {
+        format!("{width}x{height}")
+    } else {
+        format!("{width}x{height}/{connect}")
+    }
+}
+
+impl<G: Geometry> Game for Connect4<G> {
+    type Pos = Bitboard<G::Word>;
     type Move = u8;
-    type Moves = MoveList<u8, { WIDTH as usize }>;
+    type Moves = G::Moves;
     type Knowledge = Connect4Knowledge;
 
-    fn initial(&self) -> Bitboard {
+    fn initial(&self) -> Bitboard<G::Word> {
         self.start
     }
 
-    fn to_move(&self, pos: &Bitboard) -> Player {
+    fn to_move(&self, pos: &Bitboard<G::Word>) -> Player {
         if pos.moves.is_multiple_of(2) {
             Player::First
         } else {
@@ -347,31 +346,28 @@ impl Game for Connect4 {
         }
     }
 
-    fn outcome(&self, pos: &Bitboard) -> Option<Value> {
-        if pos.last_mover_won() {
-            // The winner's stone count is ceil(moves / 2).
-            let k = pos.moves.div_ceil(2) as Value;
-            Some(k - 22)
-        } else if pos.moves == CELLS {
+    fn outcome(&self, pos: &Bitboard<G::Word>) -> Option<Value> {
+        if self.last_mover_won(pos) {
+            Some(-self.win_on_move(pos.moves))
+        } else if pos.moves == self.geo.cells() {
             Some(0)
         } else {
             None
         }
     }
 
-    fn moves(&self, pos: &Bitboard, out: &mut Self::Moves) {
-        use crate::game::MoveBuffer;
+    fn moves(&self, pos: &Bitboard<G::Word>, out: &mut Self::Moves) {
         out.clear();
-        for c in CENTRE_ORDER {
-            if pos.can_play(c as u32) {
+        for &c in self.geo.centre_order() {
+            if self.can_play(pos, c as u32) {
                 out.push(c);
             }
         }
     }
 
     #[inline(always)]
-    fn play(&self, pos: &Bitboard, mv: u8) -> Bitboard {
-        pos.play_col(mv as u32)
+    fn play(&self, pos: &Bitboard<G::Word>, mv: u8) -> Bitboard<G::Word> {
+        self.play_col(pos, mv as u32)
     }
 
     fn move_code(&self, mv: u8) -> u8 {
@@ -379,70 +375,83 @@ impl Game for Connect4 {
     }
 
     fn value_range(&self) -> (Value, Value) {
-        (MIN_SCORE, MAX_SCORE)
+        (self.min_score(), self.max_score())
     }
 
-    fn key(&self, pos: &Bitboard) -> u64 {
-        pos.key()
+    fn key(&self, pos: &Bitboard<G::Word>) -> u64 {
+        pos.key().key64()
     }
 
-    fn max_plies(&self, pos: &Bitboard) -> usize {
-        (CELLS - pos.moves) as usize
+    fn max_plies(&self, pos: &Bitboard<G::Word>) -> usize {
+        (self.geo.cells() - pos.moves) as usize
     }
 }
 
-impl Notation for Connect4 {
+impl<G: Geometry> Notation for Connect4<G> {
     fn name(&self) -> &'static str {
         "connect4"
     }
 
-    fn format_move(&self, _pos: &Bitboard, mv: u8) -> String {
+    fn format_move(&self, _pos: &Bitboard<G::Word>, mv: u8) -> String {
         (mv + 1).to_string()
     }
 
-    fn parse_move(&self, pos: &Bitboard, text: &str) -> Result<u8, GameError> {
+    fn parse_move(&self, pos: &Bitboard<G::Word>, text: &str) -> Result<u8, GameError> {
+        let width = self.geo.width();
         let col: u32 = match text.trim().parse() {
-            Ok(c @ 1..=7) => c,
+            Ok(c @ 1..) if c <= width => c,
             _ => {
                 return Err(GameError::new(format!(
-                    "bad column '{}' (columns are 1 to 7)",
+                    "bad column '{}' (columns are 1 to {width})",
                     quote(text)
                 )))
             }
         };
-        if !pos.can_play(col - 1) {
+        if !self.can_play(pos, col - 1) {
             return Err(GameError::new(format!("column {col} is full")));
         }
         Ok((col - 1) as u8)
     }
 
-    /// A score from the side to move: a win with its `k`-th stone is `22 - k`, a loss to the
-    /// opponent's `k`-th stone `k - 22` (stones counted from the empty board, each player's
-    /// own), a draw 0.
-    fn explain_value(&self, _pos: &Bitboard, value: Value) -> String {
-        match value.signum() {
-            1 => format!("win with its {} stone", ordinal(22 - value)),
-            -1 => format!("loss: the opponent's {} stone wins", ordinal(22 + value)),
-            _ => "draw".into(),
+    /// A score from the side to move: on 7x6 a win with its `k`-th stone is `22 - k`, a loss
+    /// to the opponent's `k`-th stone `k - 22` (stones counted from the empty board, each
+    /// player's own), a draw 0; on other boards the words also give the move.
+    fn explain_value(&self, pos: &Bitboard<G::Word>, value: Value) -> String {
+        let Some(m) = self.end_move(pos, value) else {
+            return if value == 0 {
+                "draw".into()
+            } else {
+                value.to_string()
+            };
+        };
+        let stone = ordinal(m.div_ceil(2) as Value);
+        let standard = self.geo.width() == WIDTH && self.geo.height() == HEIGHT;
+        match (value > 0, standard) {
+            (true, true) => format!("win with its {stone} stone"),
+            (false, true) => format!("loss: the opponent's {stone} stone wins"),
+            (true, false) => format!("win on move {m}, with its {stone} stone"),
+            (false, false) => format!("loss on move {m}: the opponent's {stone} stone wins"),
         }
     }
 
     /// The board from the top row down, `X` for the first player's stones and `O` for the
     /// second's, with the column numbers underneath.
-    fn diagram(&self, pos: &Bitboard) -> Option<String> {
+    fn diagram(&self, pos: &Bitboard<G::Word>) -> Option<String> {
+        let g = &self.geo;
         let first = if pos.moves.is_multiple_of(2) {
             pos.current
         } else {
             pos.opponent()
         };
+        let wide = g.width() > 9;
         let mut s = String::new();
-        for row in (0..HEIGHT).rev() {
-            for col in 0..WIDTH {
-                let cell = 1u64 << (col * COL_BITS + row);
-                s.push(' ');
-                s.push(if pos.mask & cell == 0 {
+        for row in (0..g.height()).rev() {
+            for col in 0..g.width() {
+                let cell = G::Word::bit(col * g.col_bits() + row);
+                s.push_str(if wide { "  " } else { " " });
+                s.push(if pos.mask & cell == G::Word::ZERO {
                     '.'
-                } else if first & cell != 0 {
+                } else if first & cell != G::Word::ZERO {
                     'X'
                 } else {
                     'O'
@@ -450,7 +459,13 @@ impl Notation for Connect4 {
             }
             s.push('\n');
         }
-        s.push_str(" 1 2 3 4 5 6 7");
+        for col in 1..=g.width() {
+            if wide {
+                s.push_str(&format!("{col:>3}"));
+            } else {
+                s.push_str(&format!(" {col}"));
+            }
+        }
         Some(s)
     }
 }
@@ -525,10 +540,10 @@ mod tests {
     fn vertical_and_horizontal_fours_are_seen() {
         // First player stacks column 1 four times while the second plays column 2.
         let g = Connect4::from_moves("1212121").unwrap();
-        assert!(g.board().last_mover_won());
+        assert!(g.last_mover_won(&g.board()));
         assert_eq!(g.outcome(&g.board()), Some(4 - 22));
         let g = Connect4::from_moves("1122334").unwrap();
-        assert!(g.board().last_mover_won());
+        assert!(g.last_mover_won(&g.board()));
     }
 
     #[test]
@@ -537,11 +552,86 @@ mod tests {
         assert!(Connect4::from_moves("1111111").is_err());
         assert!(Connect4::from_moves("12121212").is_err());
         assert!(Connect4::from_moves("").is_ok());
+        assert_eq!(
+            Connect4::from_moves("4,4,5,3").unwrap().board(),
+            Connect4::from_moves("4453").unwrap().board()
+        );
+        let wide = Connect4::empty(Board::<u128>::new(12, 6, 4).unwrap());
+        assert!(wide.after("12,1,10").is_ok());
+        assert!(wide.after("13").is_err());
+        let e = wide.after("1,x").unwrap_err().to_string();
+        assert!(
+            e.contains("columns are 1 to 12, separated by commas"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn scores_follow_the_move_the_game_ends_on() {
+        let g = Connect4::new();
+        // 7x6: a win with the k-th stone is 22 - k, on move 2k - 1 or 2k.
+        for k in 4..=21 {
+            assert_eq!(g.win_on_move(2 * k - 1), 22 - k as Value);
+            assert_eq!(g.win_on_move(2 * k), 22 - k as Value);
+        }
+        assert_eq!((g.min_score(), g.max_score()), (MIN_SCORE, MAX_SCORE));
+        let pos = g.board();
+        assert_eq!(g.end_move(&pos, 18), Some(7));
+        assert_eq!(g.end_move(&pos, -18), Some(8));
+        assert_eq!(g.end_move(&pos, 1), Some(41));
+        assert_eq!(g.end_move(&pos, 0), None);
+        assert_eq!(g.explain_value(&pos, 1), "win with its 21st stone");
+        let g = Connect4::empty(Board::<u64>::new(5, 4, 4).unwrap());
+        assert_eq!(
+            g.explain_value(&g.board(), -1),
+            "loss on move 20: the opponent's 10th stone wins"
+        );
+    }
+
+    /// Plays random games on `game`'s board to the end and checks every position's
+    /// incremental fields against those computed from scratch.
+    fn random_games<G: Geometry>(game: &Connect4<G>, games: usize, seed: u64) -> usize {
+        let g = game.geometry();
+        let mut seed = seed | 1;
+        let mut checked = 0;
+        for _ in 0..games {
+            let mut b = game.board();
+            while b.moves < g.cells() && !game.last_mover_won(&b) {
+                assert_eq!(b.mirrored_key(), g.mirror(b.key()), "{b:?}");
+                assert_eq!(b.mine, g.winning_cells(b.current, b.mask), "{b:?}");
+                assert_eq!(b.theirs, g.winning_cells(b.opponent(), b.mask), "{b:?}");
+                let image = game.mirror(&b);
+                assert_eq!(image.mine, g.winning_cells(image.current, image.mask));
+                assert_eq!(image.theirs, g.winning_cells(image.opponent(), image.mask));
+                assert_eq!(game.mirror(&image), b);
+                for p in [b.current, b.opponent()] {
+                    let w = g.winning_cells(p, b.mask);
+                    for bit in 0..G::Word::BITS {
+                        let cell = G::Word::bit(bit);
+                        if cell & g.board() == G::Word::ZERO || cell & b.mask != G::Word::ZERO {
+                            assert_eq!(w & cell, G::Word::ZERO, "cell {bit} is not empty");
+                            continue;
+                        }
+                        assert_eq!(
+                            w & cell != G::Word::ZERO,
+                            g.has_line(p | cell),
+                            "cell {bit}"
+                        );
+                        checked += 1;
+                    }
+                }
+                seed = crate::rng::splitmix64(seed);
+                let open: Vec<u32> = (0..g.width()).filter(|&c| game.can_play(&b, c)).collect();
+                b = game.play_col(&b, open[(seed % open.len() as u64) as usize]);
+            }
+        }
+        checked
     }
 
     #[test]
     fn mirror_reverses_the_columns() {
         // The mirror of a position is the position reached by the mirrored moves.
+        let g = Connect4::new();
         for moves in ["4453", "1", "7", "1234567", "112233", "3517", "7654321765"] {
             let image: String = moves
                 .chars()
@@ -549,53 +639,26 @@ mod tests {
                 .collect();
             let a = Connect4::from_moves(moves).unwrap().board();
             let b = Connect4::from_moves(&image).unwrap().board();
-            assert_eq!(a.mirror(), b, "{moves}");
-            assert_eq!(mirror_key(a.key()), b.key(), "{moves}");
+            assert_eq!(g.mirror(&a), b, "{moves}");
+            assert_eq!(Standard.mirror(a.key()), b.key(), "{moves}");
             assert_eq!(a.mirrored_key(), b.key(), "{moves}");
-            assert_eq!(a.mirror().mirror(), a, "{moves}");
         }
     }
 
     #[test]
     fn winning_cells_match_brute_force() {
-        // Every empty cell flagged must complete four when filled, and every such cell is
+        // Every empty cell flagged must complete a line when filled, and every such cell is
         // flagged: for both sides of positions reached by random play, up to full columns.
         // The mirrored key and both sides' winning cells, kept move by move, must match
         // those computed from scratch (for the mirror image too).
-        let mut seed = crate::rng::GOLDEN;
-        let mut checked = 0;
-        for _ in 0..300 {
-            let mut b = Bitboard::default();
-            while b.moves < CELLS && !b.last_mover_won() {
-                assert_eq!(b.mirrored_key(), mirror_key(b.key()), "{b:?}");
-                assert_eq!(b.mine, winning_cells(b.current, b.mask), "{b:?}");
-                assert_eq!(b.theirs, winning_cells(b.opponent(), b.mask), "{b:?}");
-                let image = b.mirror();
-                assert_eq!(
-                    image.mine,
-                    winning_cells(image.current, image.mask),
-                    "{b:?}"
-                );
-                assert_eq!(image.theirs, winning_cells(image.opponent(), image.mask));
-                for p in [b.current, b.opponent()] {
-                    let w = winning_cells(p, b.mask);
-                    for bit in 0..64 {
-                        let cell = 1u64 << bit;
-                        if cell & BOARD == 0 || cell & b.mask != 0 {
-                            assert_eq!(w & cell, 0, "cell {bit} is not empty");
-                            continue;
-                        }
-                        assert_eq!(w & cell != 0, has_four(p | cell), "cell {bit} of {b:?}");
-                        checked += 1;
-                    }
-                }
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let open: Vec<u32> = (0..WIDTH).filter(|&c| b.can_play(c)).collect();
-                b = b.play_col(open[(seed % open.len() as u64) as usize]);
-            }
+        assert!(random_games(&Connect4::new(), 300, 1) > 100_000);
+        for (w, h, k) in [(4, 4, 3), (5, 4, 4), (8, 7, 4), (6, 5, 5)] {
+            let game = Connect4::empty(Board::<u64>::new(w, h, k).unwrap());
+            assert!(random_games(&game, 60, w as u64) > 1000);
         }
-        assert!(checked > 100_000, "{checked} cells checked");
+        for (w, h, k) in [(9, 7, 4), (12, 8, 6), (4, 20, 4)] {
+            let game = Connect4::empty(Board::<u128>::new(w, h, k).unwrap());
+            assert!(random_games(&game, 20, w as u64) > 1000);
+        }
     }
 }

@@ -1,0 +1,646 @@
+//! The board's shape: its width, height and the length of a winning line, and the bitboard
+//! word that holds it.
+//!
+//! Column `c` owns bits `c (H + 1) .. c (H + 1) + H`: its `H` cells from the bottom up, then a
+//! guard bit that is always empty. A line of stones steps one row (or none) per column, so a
+//! run that would leave the top or the bottom of a column passes through a guard bit and
+//! breaks: shifting by 1 (up), `H + 1` (sideways), `H` and `H + 2` (the diagonals) never
+//! carries a line from one column into the next, whatever the line's length.
+//!
+//! [`Standard`] is the 7x6 board with four in a row, every figure a constant, so its code is
+//! what a 7x6-only solver's would be. [`Board`] is any other shape, chosen at run time, on a
+//! `u64` where `W x (H + 1) <= 64` and a `u128` beyond.
+
+use crate::game::{GameError, MoveBuffer, MoveList};
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{Add, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, Not, Sub};
+
+/// The smallest width and height accepted.
+pub const MIN_SIDE: u32 = 4;
+
+/// The shortest and the longest winning line accepted (`--connect`).
+pub const CONNECT_RANGE: std::ops::RangeInclusive<u32> = 3..=6;
+
+/// The most columns any board has: `W x (H + 1) <= 128` with `H >= 4`.
+pub const MAX_WIDTH: usize = 25;
+
+/// A bitboard word: `u64` or `u128`.
+pub trait Word:
+    Copy
+    + Eq
+    + Ord
+    + Hash
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + Add<Output = Self>
+    + Sub<Output = Self>
+{
+    /// Bits in the word.
+    const BITS: u32;
+    /// No bit set.
+    const ZERO: Self;
+    /// The lowest bit.
+    const ONE: Self;
+    /// The move list of a board on this word: one move per column at most.
+    type Moves: MoveBuffer<u8> + Debug;
+    /// One word per column, for the analysis's per-move threats.
+    type PerColumn: Copy + Default + Send + Sync + Debug + AsRef<[Self]> + AsMut<[Self]>;
+
+    /// Set bits.
+    fn count_ones(self) -> u32;
+    /// `self - rhs`, wrapping.
+    fn wrapping_sub(self, rhs: Self) -> Self;
+    /// `self << n`, and no bit at all for `n >= BITS` (where `<<` would not be defined).
+    fn up(self, n: u32) -> Self;
+    /// `self >> n`, and no bit at all for `n >= BITS`.
+    fn down(self, n: u32) -> Self;
+    /// The word as a table key: itself where it fits 64 bits, else a 64-bit mix of it (two
+    /// positions then share a key as two 64-bit keys collide: the table's own risk).
+    fn key64(self) -> u64;
+    /// Bit `i` set.
+    #[inline(always)]
+    fn bit(i: u32) -> Self {
+        Self::ONE.up(i)
+    }
+}
+
+impl Word for u64 {
+    const BITS: u32 = 64;
+    const ZERO: u64 = 0;
+    const ONE: u64 = 1;
+    type Moves = MoveList<u8, 12>;
+    type PerColumn = [u64; 12];
+
+    #[inline(always)]
+    fn count_ones(self) -> u32 {
+        u64::count_ones(self)
+    }
+    #[inline(always)]
+    fn wrapping_sub(self, rhs: u64) -> u64 {
+        u64::wrapping_sub(self, rhs)
+    }
+    #[inline(always)]
+    fn up(self, n: u32) -> u64 {
+        self.checked_shl(n).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn down(self, n: u32) -> u64 {
+        self.checked_shr(n).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn key64(self) -> u64 {
+        self
+    }
+}
+
+impl Word for u128 {
+    const BITS: u32 = 128;
+    const ZERO: u128 = 0;
+    const ONE: u128 = 1;
+    type Moves = MoveList<u8, MAX_WIDTH>;
+    type PerColumn = [u128; MAX_WIDTH];
+
+    #[inline(always)]
+    fn count_ones(self) -> u32 {
+        u128::count_ones(self)
+    }
+    #[inline(always)]
+    fn wrapping_sub(self, rhs: u128) -> u128 {
+        u128::wrapping_sub(self, rhs)
+    }
+    #[inline(always)]
+    fn up(self, n: u32) -> u128 {
+        self.checked_shl(n).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn down(self, n: u32) -> u128 {
+        self.checked_shr(n).unwrap_or(0)
+    }
+    #[inline(always)]
+    fn key64(self) -> u64 {
+        let lo = self as u64;
+        let hi = (self >> 64) as u64;
+        // Keys are sums of two boards, far from uniform: mix the high half before folding it
+        // in, so that positions differing only there do not cancel out.
+        lo ^ crate::rng::mix(hi ^ crate::rng::GOLDEN)
+    }
+}
+
+/// A board's shape (see the module comment). The methods with defaults are derived from the
+/// others; [`Standard`] overrides the few whose general form costs instructions.
+pub trait Geometry: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static {
+    /// The bitboard word.
+    type Word: Word;
+    /// The move list: one move per column at most.
+    type Moves: MoveBuffer<u8> + Debug;
+    /// One word per column, for the analysis's per-move threats.
+    type PerColumn: Copy + Default + Send + Sync + Debug + AsRef<[Self::Word]> + AsMut<[Self::Word]>;
+
+    /// Columns.
+    fn width(&self) -> u32;
+    /// Rows.
+    fn height(&self) -> u32;
+    /// Stones in a winning line.
+    fn connect(&self) -> u32;
+    /// The bottom cell of every column.
+    fn bottom(&self) -> Self::Word;
+    /// Every cell of the board.
+    fn board(&self) -> Self::Word;
+    /// The cells of the even rows, counting from 1 at the bottom.
+    fn even_rows(&self) -> Self::Word;
+    /// The bottom cell of column `col`.
+    fn bottom_cell(&self, col: u32) -> Self::Word;
+    /// Every cell of column `col`.
+    fn column_cells(&self, col: u32) -> Self::Word;
+    /// The columns from the centre outwards, left before right at equal distance: central
+    /// columns take part in more lines.
+    fn centre_order(&self) -> &[u8];
+
+    /// Cells on the board.
+    #[inline(always)]
+    fn cells(&self) -> u32 {
+        self.width() * self.height()
+    }
+
+    /// Bits per column: the cells and the guard.
+    #[inline(always)]
+    fn col_bits(&self) -> u32 {
+        self.height() + 1
+    }
+
+    /// The top cell of column `col`.
+    #[inline(always)]
+    fn top_cell(&self, col: u32) -> Self::Word {
+        self.bottom_cell(col).up(self.height() - 1)
+    }
+
+    /// The lowest empty cell of each column with room, given all stones `mask`.
+    #[inline(always)]
+    fn playable_cells(&self, mask: Self::Word) -> Self::Word {
+        (mask + self.bottom()) & self.board()
+    }
+
+    /// True if the stones `p` hold a winning line.
+    #[inline(always)]
+    fn has_line(&self, p: Self::Word) -> bool {
+        let s = self.col_bits();
+        for d in [1, s, s - 1, s + 1] {
+            if line_starts(p, d, self.connect()) != Self::Word::ZERO {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The empty cells that would complete a winning line for the stones `p` (`mask`: all
+    /// stones), whether or not they can be played now.
+    #[inline(always)]
+    fn winning_cells(&self, p: Self::Word, mask: Self::Word) -> Self::Word {
+        let k = self.connect();
+        let s = self.col_bits();
+        let r = if k == 4 {
+            // Vertical: three stones right below the cell.
+            let v = p & p.up(1);
+            let mut r = v.up(1) & p.up(3);
+            for s in [s, s - 1, s + 1] {
+                // `pair` marks x where x and x - s hold stones. A cell completes four with the
+                // two stones on its low side and a third beyond them or beyond the cell, or
+                // with the two on its high side and a third beyond them or on its low side.
+                let pair = p & p.up(s);
+                let low = pair.up(s);
+                let high = pair.down(2 * s);
+                r |= low & (p.up(3 * s) | p.down(s));
+                r |= high & (p.up(s) | p.down(3 * s));
+            }
+            r
+        } else {
+            // A cell completes a line if, for some direction and some place `j` of the cell in
+            // the line, the other `k - 1` cells of that line hold stones.
+            let mut r = Self::Word::ZERO;
+            for d in [1, s, s - 1, s + 1] {
+                for j in 0..k {
+                    let mut x = !Self::Word::ZERO;
+                    for i in 0..k {
+                        if i < j {
+                            x &= p.up((j - i) * d);
+                        } else if i > j {
+                            x &= p.down((i - j) * d);
+                        }
+                    }
+                    r |= x;
+                }
+            }
+            r
+        };
+        r & (self.board() ^ mask)
+    }
+
+    /// The word with its columns reversed (a key, a bitboard, a set of cells).
+    #[inline]
+    fn mirror(&self, k: Self::Word) -> Self::Word {
+        let w = self.width();
+        let s = self.col_bits();
+        let column = Self::Word::ONE.up(s) - Self::Word::ONE;
+        let mut out = Self::Word::ZERO;
+        for c in 0..w {
+            out |= (k.down(c * s) & column).up((w - 1 - c) * s);
+        }
+        out
+    }
+}
+
+/// The cells where a line of `k` stones of `p` starts, going in steps of `d` bits.
+#[inline(always)]
+fn line_starts<W: Word>(p: W, d: u32, k: u32) -> W {
+    // Doubling: after the loop, `x` marks the starts of runs of `len` stones.
+    let mut x = p;
+    let mut len = 1;
+    while 2 * len <= k {
+        x = x & x.down(len * d);
+        len *= 2;
+    }
+    if len < k {
+        x = x & x.down((k - len) * d);
+    }
+    x
+}
+
+/// The 7x6 board with four in a row: every figure is a constant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Standard;
+
+/// Standard's width.
+const STD_WIDTH: u32 = 7;
+/// Standard's height.
+const STD_HEIGHT: u32 = 6;
+/// Standard's bits per column.
+const STD_COL_BITS: u32 = STD_HEIGHT + 1;
+
+/// The bottom cell of every column of `width` columns of `col_bits` bits.
+const fn bottom_of(width: u32, col_bits: u32) -> u64 {
+    let mut m = 0;
+    let mut c = 0;
+    while c < width {
+        m |= 1 << (c * col_bits);
+        c += 1;
+    }
+    m
+}
+
+/// Standard's bottom row.
+const STD_BOTTOM: u64 = bottom_of(STD_WIDTH, STD_COL_BITS);
+
+/// Standard's column `c`: its bottom cell and all its cells, looked up: a load is cheaper
+/// than the multiply and variable shift (the eighth row only spares the bounds check).
+const STD_COLUMNS: [(u64, u64); 8] = {
+    let mut t = [(0, 0); 8];
+    let mut c = 0;
+    while c < STD_WIDTH {
+        t[c as usize] = (
+            1 << (c * STD_COL_BITS),
+            ((1 << STD_HEIGHT) - 1) << (c * STD_COL_BITS),
+        );
+        c += 1;
+    }
+    t
+};
+
+impl Geometry for Standard {
+    type Word = u64;
+    type Moves = MoveList<u8, { STD_WIDTH as usize }>;
+    type PerColumn = [u64; STD_WIDTH as usize];
+
+    #[inline(always)]
+    fn width(&self) -> u32 {
+        STD_WIDTH
+    }
+    #[inline(always)]
+    fn height(&self) -> u32 {
+        STD_HEIGHT
+    }
+    #[inline(always)]
+    fn connect(&self) -> u32 {
+        4
+    }
+    #[inline(always)]
+    fn bottom(&self) -> u64 {
+        STD_BOTTOM
+    }
+    #[inline(always)]
+    fn board(&self) -> u64 {
+        STD_BOTTOM * ((1 << STD_HEIGHT) - 1)
+    }
+    #[inline(always)]
+    fn even_rows(&self) -> u64 {
+        STD_BOTTOM * 0b101010
+    }
+    #[inline(always)]
+    fn bottom_cell(&self, col: u32) -> u64 {
+        STD_COLUMNS[col as usize & 7].0
+    }
+    #[inline(always)]
+    fn column_cells(&self, col: u32) -> u64 {
+        STD_COLUMNS[col as usize & 7].1
+    }
+    #[inline(always)]
+    fn top_cell(&self, col: u32) -> u64 {
+        1 << (STD_HEIGHT - 1 + col * STD_COL_BITS)
+    }
+    #[inline(always)]
+    fn centre_order(&self) -> &[u8] {
+        &[3, 2, 4, 1, 5, 0, 6]
+    }
+
+    #[inline(always)]
+    fn mirror(&self, k: u64) -> u64 {
+        const C: u64 = (1 << STD_COL_BITS) - 1;
+        const B: u32 = STD_COL_BITS;
+        // Columns 0..=6 to 6..=0: three pairs swap, the centre stays (straight-line code: a
+        // loop here cost 5% of a solve's instructions).
+        (k & C) << (6 * B)
+            | (k & C << B) << (4 * B)
+            | (k & C << (2 * B)) << (2 * B)
+            | k & C << (3 * B)
+            | (k >> (2 * B)) & C << (2 * B)
+            | (k >> (4 * B)) & C << B
+            | (k >> (6 * B)) & C
+    }
+}
+
+/// Any board, its shape chosen at run time (see the module comment): `Board<u64>` where
+/// `W x (H + 1) <= 64`, `Board<u128>` beyond.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Board<W: Word> {
+    width: u32,
+    height: u32,
+    connect: u32,
+    bottom: W,
+    board: W,
+    even_rows: W,
+    /// Column `c`'s bottom cell and its cells.
+    columns: [(W, W); MAX_WIDTH],
+    centre: [u8; MAX_WIDTH],
+}
+
+impl<W: Word> Board<W> {
+    /// The board of `width` columns and `height` rows where `connect` in a row wins; an error
+    /// names the limit broken: both sides at least 4, `connect` from 3 to 6, and
+    /// `width x (height + 1)` at most the word's bits.
+    pub fn new(width: u32, height: u32, connect: u32) -> Result<Board<W>, GameError> {
+        check_shape(width, height, connect, W::BITS)?;
+        let s = height + 1;
+        let column = W::ONE.up(height) - W::ONE;
+        let mut columns = [(W::ZERO, W::ZERO); MAX_WIDTH];
+        let mut bottom = W::ZERO;
+        for (c, entry) in columns.iter_mut().enumerate().take(width as usize) {
+            *entry = (W::bit(c as u32 * s), column.up(c as u32 * s));
+            bottom |= entry.0;
+        }
+        let mut even_rows = W::ZERO;
+        for row in (1..height).step_by(2) {
+            for &(b, _) in &columns[..width as usize] {
+                even_rows |= b.up(row);
+            }
+        }
+        let mut board = W::ZERO;
+        for &(_, cells) in &columns[..width as usize] {
+            board |= cells;
+        }
+        let mut centre = [0u8; MAX_WIDTH];
+        for (i, c) in centre_order(width).enumerate() {
+            centre[i] = c;
+        }
+        Ok(Board {
+            width,
+            height,
+            connect,
+            bottom,
+            board,
+            even_rows,
+            columns,
+            centre,
+        })
+    }
+}
+
+/// The columns of a board `width` wide from the centre outwards, left before right.
+fn centre_order(width: u32) -> impl Iterator<Item = u8> {
+    let mut cols: Vec<u8> = (0..width as u8).collect();
+    // Distance from the centre, doubled to stay in integers; ties go to the left column.
+    cols.sort_by_key(|&c| ((2 * c as i32 - (width as i32 - 1)).abs(), c));
+    cols.into_iter()
+}
+
+/// Checks a board's shape against the limits of a word of `bits` bits (see [`Board::new`]).
+pub fn check_shape(width: u32, height: u32, connect: u32, bits: u32) -> Result<(), GameError> {
+    if width < MIN_SIDE || height < MIN_SIDE {
+        return Err(GameError::new(format!(
+            "board {width}x{height}: width and height must each be at least {MIN_SIDE}"
+        )));
+    }
+    if !CONNECT_RANGE.contains(&connect) {
+        return Err(GameError::new(format!(
+            "connect {connect}: a winning line is {} to {} stones",
+            CONNECT_RANGE.start(),
+            CONNECT_RANGE.end()
+        )));
+    }
+    if (width as u64) * (height as u64 + 1) > bits as u64 {
+        return Err(GameError::new(format!(
+            "board {width}x{height}: width x (height + 1) = {} is more than the {bits} bits of a bitboard",
+            width as u64 * (height as u64 + 1)
+        )));
+    }
+    Ok(())
+}
+
+impl<W: Word> Geometry for Board<W> {
+    type Word = W;
+    type Moves = W::Moves;
+    type PerColumn = W::PerColumn;
+
+    #[inline(always)]
+    fn width(&self) -> u32 {
+        self.width
+    }
+    #[inline(always)]
+    fn height(&self) -> u32 {
+        self.height
+    }
+    #[inline(always)]
+    fn connect(&self) -> u32 {
+        self.connect
+    }
+    #[inline(always)]
+    fn bottom(&self) -> W {
+        self.bottom
+    }
+    #[inline(always)]
+    fn board(&self) -> W {
+        self.board
+    }
+    #[inline(always)]
+    fn even_rows(&self) -> W {
+        self.even_rows
+    }
+    #[inline(always)]
+    fn bottom_cell(&self, col: u32) -> W {
+        self.columns[col as usize].0
+    }
+    #[inline(always)]
+    fn column_cells(&self, col: u32) -> W {
+        self.columns[col as usize].1
+    }
+    #[inline(always)]
+    fn centre_order(&self) -> &[u8] {
+        &self.centre[..self.width as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_runtime_7x6_board_is_the_standard_one() {
+        let b = Board::<u64>::new(7, 6, 4).unwrap();
+        let s = Standard;
+        assert_eq!(b.bottom(), s.bottom());
+        assert_eq!(b.board(), s.board());
+        assert_eq!(b.even_rows(), s.even_rows());
+        assert_eq!(b.centre_order(), s.centre_order());
+        for c in 0..7 {
+            assert_eq!(b.bottom_cell(c), s.bottom_cell(c));
+            assert_eq!(b.column_cells(c), s.column_cells(c));
+            assert_eq!(b.top_cell(c), s.top_cell(c));
+        }
+        for k in [0u64, 1, 0x1234_5678_9abc, s.board(), s.bottom() * 5] {
+            assert_eq!(b.mirror(k), s.mirror(k), "{k:x}");
+        }
+    }
+
+    #[test]
+    fn centre_order_goes_outwards_left_first() {
+        assert_eq!(centre_order(4).collect::<Vec<_>>(), [1, 2, 0, 3]);
+        assert_eq!(centre_order(5).collect::<Vec<_>>(), [2, 1, 3, 0, 4]);
+        assert_eq!(
+            centre_order(8).collect::<Vec<_>>(),
+            [3, 4, 2, 5, 1, 6, 0, 7]
+        );
+    }
+
+    #[test]
+    fn shapes_beyond_the_limits_are_refused_in_one_line() {
+        assert!(Board::<u64>::new(8, 7, 4).is_ok());
+        let e = Board::<u64>::new(9, 7, 4).unwrap_err().to_string();
+        assert!(e.contains("72 is more than the 64 bits"), "{e}");
+        assert!(Board::<u128>::new(9, 7, 4).is_ok());
+        assert!(Board::<u128>::new(25, 4, 4).is_ok());
+        assert!(Board::<u128>::new(26, 4, 4).is_err());
+        assert!(Board::<u128>::new(4, 31, 4).is_ok());
+        assert!(Board::<u128>::new(4, 32, 4).is_err());
+        assert!(Board::<u64>::new(3, 6, 4)
+            .unwrap_err()
+            .to_string()
+            .contains("at least 4"));
+        assert!(Board::<u64>::new(7, 6, 7)
+            .unwrap_err()
+            .to_string()
+            .contains("3 to 6"));
+        assert!(Board::<u64>::new(7, 6, 2).is_err());
+    }
+
+    /// Brute force: does `p` hold `k` in a row on the board `b`?
+    fn brute_line<W: Word>(b: &Board<W>, p: W, k: u32) -> bool {
+        let (w, h) = (b.width() as i32, b.height() as i32);
+        let at = |c: i32, r: i32| {
+            c >= 0 && c < w && r >= 0 && r < h && p & W::bit((c * (h + 1) + r) as u32) != W::ZERO
+        };
+        for c in 0..w {
+            for r in 0..h {
+                for (dc, dr) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                    if (0..k as i32).all(|i| at(c + i * dc, r + i * dr)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn random_check<W: Word>(b: Board<W>, seed: u64) {
+        let mut x = seed;
+        for _ in 0..400 {
+            x = crate::rng::splitmix64(x);
+            // Columns filled from the bottom to random heights, about half the stones ours:
+            // stones lie on stones, as in a game.
+            let mut p = W::ZERO;
+            let mut mask = W::ZERO;
+            let mut y = x;
+            for c in 0..b.width() {
+                y = crate::rng::splitmix64(y);
+                let filled = (y % (b.height() as u64 + 1)) as u32;
+                for r in 0..filled {
+                    y = crate::rng::splitmix64(y);
+                    let cell = W::bit(c * b.col_bits() + r);
+                    mask |= cell;
+                    if y.is_multiple_of(2) {
+                        p |= cell;
+                    }
+                }
+            }
+            assert_eq!(b.has_line(p), brute_line(&b, p, b.connect()), "{b:?} {p:?}");
+            if brute_line(&b, p, b.connect()) {
+                // A game ends at its first line: no position asks for more.
+                continue;
+            }
+            let wins = b.winning_cells(p, mask);
+            for c in 0..b.width() {
+                for r in 0..b.height() {
+                    let cell = W::bit(c * b.col_bits() + r);
+                    let expect = mask & cell == W::ZERO && brute_line(&b, p | cell, b.connect());
+                    assert_eq!(
+                        wins & cell != W::ZERO,
+                        expect,
+                        "cell {c},{r} p {p:?} mask {mask:?} k {}",
+                        b.connect()
+                    );
+                }
+            }
+            assert_eq!(b.mirror(b.mirror(p)), p);
+        }
+    }
+
+    #[test]
+    fn lines_and_winning_cells_match_brute_force_on_many_shapes() {
+        for (w, h, k) in [
+            (4, 4, 3),
+            (5, 4, 4),
+            (7, 6, 5),
+            (6, 7, 6),
+            (8, 7, 4),
+            (4, 12, 4),
+        ] {
+            random_check(
+                Board::<u64>::new(w, h, k).unwrap(),
+                (w * 100 + h * 10 + k) as u64,
+            );
+        }
+        for (w, h, k) in [(9, 7, 4), (25, 4, 3), (4, 31, 6), (11, 9, 5), (8, 14, 4)] {
+            random_check(
+                Board::<u128>::new(w, h, k).unwrap(),
+                (w * 100 + h * 10 + k) as u64,
+            );
+        }
+    }
+}

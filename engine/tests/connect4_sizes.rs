@@ -1,0 +1,171 @@
+//! Connect Four on other boards and other line lengths: the published results of the small
+//! boards solved from the empty board, and the solver's knowledge (threats, static bounds,
+//! claimeven where the height allows it, the mirrored key) against plain alpha-beta, which
+//! knows nothing of Connect Four, on positions near the end of random games.
+
+use cutoff::advanced::search;
+use cutoff::games::perfect::connect4::{Board, Connect4, Geometry, Word};
+use cutoff::{Algorithm, Game, MoveBuffer, Solver, Value};
+
+/// The published outcome of every board with W x H <= 30, from the empty board: the winner
+/// (1 the first player, -1 the second, 0 a draw) and the move on which the game ends with
+/// perfect play (Tromp's results for W + H <= 15, with the end moves of Steininger's
+/// solver's results table; a draw ends on the last cell).
+const PUBLISHED: [(u32, u32, i32, u32); 10] = [
+    (4, 4, 0, 16),
+    (5, 4, 0, 20),
+    (6, 4, -1, 24),
+    (7, 4, 0, 28),
+    (4, 5, 0, 20),
+    (5, 5, 0, 25),
+    (6, 5, 0, 30),
+    (4, 6, 0, 24),
+    (5, 6, 0, 30),
+    (4, 7, 0, 28),
+];
+
+/// Solves `game` from its start: the exact value.
+fn solve<G: Geometry>(game: &Connect4<G>) -> Value {
+    let report = Solver::new(game)
+        .threads(1)
+        .table_mib(16)
+        .run()
+        .expect("the solver runs");
+    report.verdict.value().expect("an exact solve")
+}
+
+#[test]
+fn every_board_up_to_30_cells_gives_its_published_result() {
+    for (w, h, winner, end) in PUBLISHED {
+        let game = Connect4::empty(Board::<u64>::new(w, h, 4).unwrap());
+        let value = solve(&game);
+        assert_eq!(value.signum(), winner, "{w}x{h}: value {value}");
+        let at = game.end_move(&game.board(), value).unwrap_or(w * h);
+        assert_eq!(at, end, "{w}x{h}: value {value} ends on move {at}");
+        // The same board on the wide word gives the same value.
+        let wide = Connect4::empty(Board::<u128>::new(w, h, 4).unwrap());
+        assert_eq!(solve(&wide), value, "{w}x{h} on u128");
+    }
+}
+
+/// `count` positions with `stones` stones and the game not over, by random play from `game`'s
+/// start.
+fn late_positions<G: Geometry>(
+    game: &Connect4<G>,
+    count: usize,
+    stones: u32,
+    mut seed: u64,
+) -> Vec<Connect4<G>> {
+    let mut out = Vec::new();
+    let mut tries = 0;
+    while out.len() < count {
+        tries += 1;
+        assert!(tries < 100 * count, "few games reach {stones} stones");
+        let mut pos = game.board();
+        let mut moves = G::Moves::default();
+        let mut line = Vec::new();
+        while pos.moves < stones && game.outcome(&pos).is_none() {
+            game.moves(&pos, &mut moves);
+            seed = cutoff::rng::splitmix64(seed);
+            // A random move that does not end the game, where there is one: random games
+            // on large boards end long before their last cells otherwise.
+            let list = moves.as_slice();
+            let start = (seed % list.len() as u64) as usize;
+            let mv = (0..list.len())
+                .map(|i| list[(start + i) % list.len()])
+                .find(|&m| game.outcome(&game.play(&pos, m)).is_none())
+                .unwrap_or(list[start]);
+            line.push((mv + 1).to_string());
+            pos = game.play(&pos, mv);
+        }
+        if pos.moves == stones && game.outcome(&pos).is_none() {
+            out.push(game.after(&line.join(",")).expect("a legal line"));
+        }
+    }
+    out
+}
+
+/// The null-window solver, with every piece of knowledge, against plain alpha-beta on
+/// positions with `left` empty cells.
+fn knowledge_agrees<G: Geometry>(start: Connect4<G>, left: u32, count: usize) -> usize {
+    let cells = start.geometry().cells();
+    let mut checked = 0;
+    for game in late_positions(&start, count, cells - left, cells as u64) {
+        let exact = search(&game, game.board(), Algorithm::AlphaBeta, None).value;
+        assert_eq!(
+            solve(&game),
+            exact,
+            "{} {:?}",
+            game.shape_name(),
+            game.board()
+        );
+        let (lo, hi) = game.static_bounds(&game.board());
+        assert!(
+            lo <= exact && exact <= hi,
+            "static bounds [{lo}, {hi}] miss {exact}"
+        );
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn knowledge_holds_on_odd_and_even_heights_and_every_line_length() {
+    let mut checked = 0;
+    // Even heights (claimeven on), odd heights (claimeven off), four in a row.
+    for (w, h) in [(6, 4), (5, 5), (7, 5), (6, 7), (8, 6), (9, 7)] {
+        if w * (h + 1) <= 64 {
+            checked +=
+                knowledge_agrees(Connect4::empty(Board::<u64>::new(w, h, 4).unwrap()), 12, 12);
+        } else {
+            checked += knowledge_agrees(
+                Connect4::empty(Board::<u128>::new(w, h, 4).unwrap()),
+                12,
+                12,
+            );
+        }
+    }
+    // Other line lengths.
+    for (w, h, k) in [
+        (4, 4, 3),
+        (5, 4, 3),
+        (6, 5, 5),
+        (7, 6, 5),
+        (7, 6, 6),
+        (8, 7, 6),
+    ] {
+        checked += knowledge_agrees(Connect4::empty(Board::<u64>::new(w, h, k).unwrap()), 12, 12);
+    }
+    checked += knowledge_agrees(
+        Connect4::empty(Board::<u128>::new(9, 7, 5).unwrap()),
+        12,
+        12,
+    );
+    assert_eq!(checked, 156);
+}
+
+#[test]
+fn the_runtime_7x6_board_searches_as_the_standard_one() {
+    // Same values and node counts: the shape chosen at run time changes nothing but speed.
+    for moves in ["44536734", "3344443", "12345671234", "445327"] {
+        let std = Connect4::from_moves(moves).unwrap();
+        let run = Connect4::empty(Board::<u64>::new(7, 6, 4).unwrap())
+            .after(moves)
+            .unwrap();
+        let a = Solver::new(&std).threads(1).table_mib(16).run().unwrap();
+        let b = Solver::new(&run).threads(1).table_mib(16).run().unwrap();
+        assert_eq!(a.verdict.value(), b.verdict.value(), "{moves}");
+        assert_eq!(a.stats.nodes, b.stats.nodes, "{moves}");
+        assert_eq!(a.best_move, b.best_move, "{moves}");
+    }
+}
+
+#[test]
+fn wide_keys_fold_to_64_bits_apart() {
+    // Positions of a 128-bit board that differ only in the high half keep distinct keys.
+    let game = Connect4::empty(Board::<u128>::new(12, 8, 4).unwrap());
+    let a = game.after("12").unwrap();
+    let b = game.after("11").unwrap();
+    assert_ne!(game.key(&a.board()), game.key(&b.board()));
+    assert_ne!(a.board().key().key64(), 0);
+}

@@ -162,6 +162,9 @@ pub struct MoveJson {
 pub struct AnalyseJson {
     /// The game's name.
     pub game: String,
+    /// The board, where it is not the game's default (see [`Describe::board`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
     /// The position as given on the command line (`null` if none was).
     pub position: Option<String>,
     /// The side to move, named.
@@ -209,6 +212,7 @@ pub fn report<G: Describe>(
         .collect();
     Ok(AnalyseJson {
         game: game.name().to_string(),
+        board: game.board(),
         position,
         to_move: game.to_move_name(pos).to_string(),
         terminal: outcome.is_some(),

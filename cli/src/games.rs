@@ -14,7 +14,10 @@
 //!    position argument, `fn(&GameArgs) -> Result<TheGame, PositionError>`, in
 //!    `cli/src/position.rs`.
 //! 3. Add one line to the table below: its help text as a doc comment, then
-//!    `Variant = "name", TheGame, DefaultAlgorithm, read_function;` in `two_player` (a game of
+//!    `Variant = "name", TheGame, DefaultAlgorithm, read_function;` in `two_player` (a game
+//!    whose reader sets it up as one of several types, as Connect Four's boards are, ends its
+//!    line with `=> any`, its reader returns an `AnyGame`, and its other types are listed in
+//!    `shapes`; a game of
 //!    the chance and n-player model, which only `solve` searches, goes in `multi` as
 //!    `Variant = "name";`, and `solve`'s setup in `cmd/solve_multi.rs`). Add the variant to
 //!    `served` for the server's page to offer it, to `books` if its table key is the
@@ -25,7 +28,7 @@
 //! game without one (it needs a position or parameters) gets an arm there, which it asks for.
 
 use crate::position::{self, GameArgs, GameVisitor, PositionError};
-use cutoff::games::perfect::connect4::Connect4;
+use cutoff::games::perfect::connect4::{Board, Connect4};
 use cutoff::games::perfect::control::Control;
 use cutoff::games::perfect::random_tree::RandomTree;
 use cutoff::games::perfect::sim::Sim;
@@ -36,12 +39,23 @@ use cutoff::Algorithm;
 
 /// Writes the registry's items from its table; see the [module](self) documentation.
 macro_rules! registry {
+    // A game's reader returns the game (wrapped here) or, marked `=> any`, an `AnyGame`
+    // already (a game set up as one of several types).
+    (@read $kind:ident, $parse:path, $args:ident) => {
+        Ok(AnyGame::$kind(Box::new($parse($args)?)))
+    };
+    (@read $kind:ident, $parse:path, $args:ident, any) => {
+        $parse($args)
+    };
     (
         two_player {
-            $( $(#[$doc:meta])* $kind:ident = $name:literal, $game:ty, $algo:ident, $parse:path; )+
+            $( $(#[$doc:meta])* $kind:ident = $name:literal, $game:ty, $algo:ident, $parse:path $(=> $any:ident)?; )+
         }
         multi {
             $( $(#[$mdoc:meta])* $mkind:ident = $mname:literal; )+
+        }
+        shapes {
+            $( $(#[$sdoc:meta])* $skind:ident = $sgame:ty, of $sof:ident; )*
         }
         served [ $( $served:ident ),* ];
         books [ $( $book:ident ),* ];
@@ -102,6 +116,7 @@ macro_rules! registry {
         #[derive(Clone, Debug)]
         pub enum AnyGame {
             $( $(#[$doc])* $kind(Box<$game>), )+
+            $( $(#[$sdoc])* $skind(Box<$sgame>), )*
         }
 
         impl AnyGame {
@@ -110,7 +125,7 @@ macro_rules! registry {
             /// `branching`, `depth`, `seed` and `order` for `random`.
             pub fn parse(args: &GameArgs) -> Result<AnyGame, PositionError> {
                 match args.game {
-                    $( GameKind::$kind => Ok(AnyGame::$kind(Box::new($parse(args)?))), )+
+                    $( GameKind::$kind => registry!(@read $kind, $parse, args $(, $any)?), )+
                     $( GameKind::$mkind )|+ => Err(PositionError::ChanceOnly(args.game)),
                 }
             }
@@ -119,6 +134,7 @@ macro_rules! registry {
             pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
                 match self {
                     $( AnyGame::$kind(g) => visitor.visit(g.as_ref()), )+
+                    $( AnyGame::$skind(g) => visitor.visit(g.as_ref()), )*
                 }
             }
 
@@ -126,6 +142,7 @@ macro_rules! registry {
             pub fn kind(&self) -> GameKind {
                 match self {
                     $( AnyGame::$kind(_) => GameKind::$kind, )+
+                    $( AnyGame::$skind(_) => GameKind::$sof, )*
                 }
             }
         }
@@ -146,8 +163,8 @@ registry! {
         Tree = "tree", Tree, AlphaBeta, position::tree;
         /// A uniform random tree.
         Random = "random", RandomTree, AlphaBeta, position::random;
-        /// Connect Four 7x6.
-        Connect4 = "connect4", Connect4, Solve, position::connect4;
+        /// Connect Four, 7x6 unless --board and --connect say otherwise.
+        Connect4 = "connect4", Connect4, Solve, position::connect4 => any;
         /// Sim on K6.
         Sim = "sim", Sim, Solve, position::sim;
     }
@@ -156,6 +173,12 @@ registry! {
         Pig = "pig";
         /// A random tree with chance nodes, MAX, CHANCE, MIN, CHANCE levels (`solve` only).
         Chance = "chance";
+    }
+    shapes {
+        /// Connect Four on another board of at most 64 bits, or another line length.
+        Connect4Board64 = Connect4<Board<u64>>, of Connect4;
+        /// Connect Four on a board of more than 64 bits.
+        Connect4Board128 = Connect4<Board<u128>>, of Connect4;
     }
     served [Connect4, Tictactoe];
     books [Connect4];

@@ -12,6 +12,10 @@ use serde::Serialize;
 pub struct Report {
     /// The game's name.
     pub game: String,
+    /// The board, where it is not the game's default (Connect Four's `WxH`, `/K` for another
+    /// line length); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
     /// The algorithm's name.
     pub algo: String,
     /// The root value, from the side to move at the root (leaf scale for trees); `null` when
@@ -170,6 +174,7 @@ impl Report {
         }
         Report {
             game: game.name().to_string(),
+            board: None,
             algo: algo.name().to_string(),
             value: None,
             exact: false,

@@ -21,7 +21,8 @@
 //! assert_eq!(game.visit(Name), "stones: 4 stones left, first player to move");
 //! ```
 
-use cutoff::games::perfect::connect4::{Bitboard as Connect4Board, Connect4};
+use cutoff::games::perfect::connect4::geometry::check_shape;
+use cutoff::games::perfect::connect4::{Bitboard, Board, Connect4, Geometry};
 use cutoff::games::perfect::control::{Control, ControlPos};
 use cutoff::games::perfect::random_tree::{Order, RandomPos, RandomTree};
 use cutoff::games::perfect::sim::{Sim, SimPos, EDGES};
@@ -173,6 +174,14 @@ pub struct GameArgs {
     /// Chance trees: outcome probabilities, uniform (the default) or random.
     #[arg(long)]
     pub probs: Option<String>,
+    /// Connect Four: the board, WIDTHxHEIGHT (default 7x6): both at least 4, and
+    /// width x (height + 1) at most 128. On boards wider than 9, separate the columns of the
+    /// position with commas.
+    #[arg(long, value_parser = parse_board)]
+    pub board: Option<(u32, u32)>,
+    /// Connect Four: stones in a winning line, 3 to 6 (default 4).
+    #[arg(long)]
+    pub connect: Option<u32>,
 }
 
 impl GameArgs {
@@ -193,6 +202,8 @@ impl GameArgs {
             piglet: false,
             outcomes: None,
             probs: None,
+            board: None,
+            connect: None,
         }
     }
 }
@@ -291,11 +302,37 @@ pub fn random(args: &GameArgs) -> Result<RandomTree, PositionError> {
     Ok(RandomTree::new(b, d, args.seed, args.order)?)
 }
 
-/// Reads `connect4 [MOVES]`.
-pub fn connect4(args: &GameArgs) -> Result<Connect4, PositionError> {
-    Ok(Connect4::from_moves(
-        args.position.as_deref().unwrap_or(""),
-    )?)
+/// Reads `connect4 [MOVES] [--board WxH] [--connect K]`: the 7x6 board with four in a row
+/// unless said otherwise, on the narrowest word its bitboard fits.
+pub fn connect4(args: &GameArgs) -> Result<AnyGame, PositionError> {
+    let moves = args.position.as_deref().unwrap_or("");
+    let (w, h) = args.board.unwrap_or((7, 6));
+    let k = args.connect.unwrap_or(4);
+    if (w, h, k) == (7, 6, 4) {
+        return Ok(AnyGame::Connect4(Box::new(Connect4::from_moves(moves)?)));
+    }
+    check_shape(w, h, k, 128)?;
+    Ok(if u64::from(w) * u64::from(h + 1) <= 64 {
+        let game = Connect4::empty(Board::<u64>::new(w, h, k)?).after(moves)?;
+        AnyGame::Connect4Board64(Box::new(game))
+    } else {
+        let game = Connect4::empty(Board::<u128>::new(w, h, k)?).after(moves)?;
+        AnyGame::Connect4Board128(Box::new(game))
+    })
+}
+
+/// Reads `--board WxH`: two numbers joined by `x`.
+fn parse_board(s: &str) -> Result<(u32, u32), String> {
+    let bad = || {
+        format!(
+            "invalid board '{}' (expected WIDTHxHEIGHT, such as 7x6)",
+            cutoff::game::quote(s)
+        )
+    };
+    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+    let w: u32 = w.trim().parse().map_err(|_| bad())?;
+    let h: u32 = h.trim().parse().map_err(|_| bad())?;
+    Ok((w, h))
 }
 
 /// Reads `sim [EDGES]`.
@@ -355,6 +392,14 @@ pub trait Describe: Notation {
         self.side_name(self.to_move(pos))
     }
 
+    /// The board, for a game whose board is chosen at run time and is not its default
+    /// (Connect Four's `WxH`, with `/K` for another line length); `None` (the default)
+    /// otherwise. The JSON reports give it, and the opening books and split files, which are
+    /// for the default board, refuse any other.
+    fn board(&self) -> Option<String> {
+        None
+    }
+
     /// `pos`, reached by playing `path` from the position the command line gave as `root`,
     /// as a position argument `cutoff solve` takes for this game; `None` (the default) where
     /// the game cannot say it so (split files then describe the position in words).
@@ -400,8 +445,8 @@ impl Describe for TicTacToe {
     }
 }
 
-impl Describe for Connect4 {
-    fn describe(&self, pos: &Connect4Board) -> String {
+impl<G: Geometry> Describe for Connect4<G> {
+    fn describe(&self, pos: &Bitboard<G::Word>) -> String {
         format!(
             "{} stones played, {} to move",
             pos.moves,
@@ -409,13 +454,28 @@ impl Describe for Connect4 {
         )
     }
 
+    fn board(&self) -> Option<String> {
+        let g = self.geometry();
+        ((g.width(), g.height(), g.connect()) != (7, 6, 4)).then(|| self.shape_name())
+    }
+
     fn position_arg(
         &self,
         root: Option<&str>,
         path: &[String],
-        _: &Connect4Board,
+        _: &Bitboard<G::Word>,
     ) -> Option<String> {
-        Some(format!("{}{}", root.unwrap_or(""), path.concat()))
+        let root = root.unwrap_or("");
+        if self.geometry().width() <= 9 && !root.contains(',') {
+            return Some(format!("{root}{}", path.concat()));
+        }
+        // Columns past 9 need commas between them.
+        let mut parts: Vec<&str> = Vec::new();
+        if !root.is_empty() {
+            parts.push(root);
+        }
+        parts.extend(path.iter().map(String::as_str));
+        Some(parts.join(","))
     }
 
     fn side_name(&self, side: Player) -> &'static str {

@@ -390,3 +390,77 @@ fn version_names_the_commit() {
         "{line}"
     );
 }
+
+/// `cutoff args` expected to fail: its one-line error.
+fn refused(args: &[&str]) -> String {
+    let out = cutoff(args, "");
+    assert!(!out.status.success(), "cutoff {args:?} succeeded");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    err
+}
+
+/// `cutoff solve ... --json`, parsed.
+fn solve_json(args: &[&str]) -> Json {
+    let mut all = vec!["solve"];
+    all.extend(args);
+    all.extend(["--json", "--threads", "1", "--tt-mb", "16"]);
+    serde_json::from_str(&ok(&all, "")).expect("solve prints one JSON object")
+}
+
+#[test]
+fn connect4_boards_are_chosen_on_the_command_line() {
+    // Published: 5x4 is a draw; on 6x4 the second player wins on the last move, 24.
+    let r = solve_json(&["connect4", "--board", "5x4"]);
+    assert_eq!(
+        (r["value"].as_i64(), r["board"].as_str()),
+        (Some(0), Some("5x4"))
+    );
+    let r = solve_json(&["connect4", "--board", "6x4"]);
+    assert_eq!(r["value"].as_i64(), Some(-1), "{r}");
+    assert!(r["explained"].as_str().unwrap().contains("move 24"), "{r}");
+    // The default board says nothing of its board, and --board 7x6 is the default.
+    let a = solve_json(&["connect4", "444444"]);
+    let b = solve_json(&["connect4", "444444", "--board", "7x6", "--connect", "4"]);
+    assert_eq!(a["board"], Json::Null);
+    assert_eq!(
+        (a["value"].clone(), a["nodes"].clone()),
+        (b["value"].clone(), b["nodes"].clone())
+    );
+    // Columns may be separated by commas (boards wider than 9 need them): the second player
+    // must block the first's three in column 1.
+    let r = analyse_json(&["connect4", "1,2,1,2,1", "--board", "5x4"]);
+    assert_eq!(r["board"].as_str(), Some("5x4"));
+    assert_eq!(r["best_move"].as_str(), Some("1"), "{r}");
+    let r = solve_json(&["connect4", "--board", "4x4", "--connect", "3"]);
+    assert_eq!(r["board"].as_str(), Some("4x4/3"));
+    assert!(r["value"].as_i64().unwrap() > 0, "{r}");
+}
+
+#[test]
+fn connect4_boards_beyond_the_limits_are_refused_in_one_line() {
+    let e = refused(&["solve", "connect4", "--board", "3x6"]);
+    assert!(e.contains("at least 4"), "{e}");
+    let e = refused(&["solve", "connect4", "--board", "10x12"]);
+    assert!(e.contains("130 is more than the 128 bits"), "{e}");
+    // A malformed board is clap's usage error, which adds a line pointing at --help.
+    let out = cutoff(&["solve", "connect4", "--board", "7by6"], "");
+    let e = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && e.contains("expected WIDTHxHEIGHT"),
+        "{e}"
+    );
+    let e = refused(&["solve", "connect4", "--connect", "7"]);
+    assert!(e.contains("3 to 6"), "{e}");
+    let e = refused(&["solve", "connect4", "123", "--board", "12x4"]);
+    assert!(e.contains("separated by commas"), "{e}");
+    let e = refused(&["analyse", "connect4", "--board", "5x4", "--book", "builtin"]);
+    assert!(e.contains("standard 7x6"), "{e}");
+    let out = std::env::temp_dir().join(format!("cutoff-board-split-{}", std::process::id()));
+    let out = out.to_str().unwrap();
+    let e = refused(&[
+        "split", "connect4", "--board", "5x4", "--depth", "1", "--out", out,
+    ]);
+    assert!(!std::path::Path::new(out).exists(), "nothing written");
+    assert!(e.contains("standard 7x6"), "{e}");
+}

@@ -55,6 +55,9 @@ impl GameVisitor for Build<'_> {
     type Output = CliResult;
 
     fn visit<G: Describe>(self, game: &G) -> CliResult {
+        if let Some(board) = game.board() {
+            return Err(CliError::default_board_only("opening books", &board));
+        }
         let args = self.args;
         let tt = super::table(args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;

@@ -7,7 +7,7 @@ use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameVisitor};
 use cutoff::solver::Progress;
 use cutoff::solver::{Mode, ParallelConfig};
 use cutoff::solver::{Solver, Stop};
-use cutoff::{Algorithm, Notation};
+use cutoff::Algorithm;
 use std::time::Duration;
 
 /// Arguments of `cutoff solve`.
@@ -72,7 +72,7 @@ impl GameVisitor for Solve<'_> {
 
 /// Searches the game's initial position and prints the report; `scale` turns the root value
 /// into the reported one (+1, or -1 for trees with a MIN root).
-fn report<G: Notation>(
+fn report<G: Describe>(
     game: &G,
     args: &Args,
     depth: Option<usize>,
@@ -137,6 +137,7 @@ fn report<G: Notation>(
     };
     let out = crate::progress::watch(&progress, display, shows, || solver.run())?;
     let mut rep = Report::from_outcome(game, &root, &out, depth, scale);
+    rep.board = game.board();
     rep.weak = args.search.weak;
     if args.search.weak {
         // A weak value is a sign, not a score: say only who wins.

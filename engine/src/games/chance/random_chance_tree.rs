@@ -51,9 +51,9 @@
 //! decision node; nothing is allocated.
 
 use crate::game::{quote, GameError, MoveBuffer, MoveList};
+use crate::games::perfect::random_tree::child_hash;
 use crate::multi::{ChanceOutcome, MultiGame, Outcomes, MAX_OUTCOMES};
 use crate::players::{Payoffs, Turn};
-use crate::games::perfect::random_tree::child_hash;
 use crate::rng::{mix, splitmix64};
 use std::fmt;
 use std::str::FromStr;

@@ -74,29 +74,37 @@ pub trait Word:
     }
 }
 
+/// The parts of a [`Word`] impl that differ only in the type: its bits and arithmetic.
+macro_rules! word_basics {
+    ($t:ty) => {
+        const BITS: u32 = <$t>::BITS;
+        const ZERO: $t = 0;
+        const ONE: $t = 1;
+
+        #[inline(always)]
+        fn count_ones(self) -> u32 {
+            <$t>::count_ones(self)
+        }
+        #[inline(always)]
+        fn wrapping_sub(self, rhs: $t) -> $t {
+            <$t>::wrapping_sub(self, rhs)
+        }
+        #[inline(always)]
+        fn up(self, n: u32) -> $t {
+            self.checked_shl(n).unwrap_or(0)
+        }
+        #[inline(always)]
+        fn down(self, n: u32) -> $t {
+            self.checked_shr(n).unwrap_or(0)
+        }
+    };
+}
+
 impl Word for u64 {
-    const BITS: u32 = 64;
-    const ZERO: u64 = 0;
-    const ONE: u64 = 1;
+    word_basics!(u64);
     type Moves = MoveList<u8, 12>;
     type PerColumn = [u64; 12];
 
-    #[inline(always)]
-    fn count_ones(self) -> u32 {
-        u64::count_ones(self)
-    }
-    #[inline(always)]
-    fn wrapping_sub(self, rhs: u64) -> u64 {
-        u64::wrapping_sub(self, rhs)
-    }
-    #[inline(always)]
-    fn up(self, n: u32) -> u64 {
-        self.checked_shl(n).unwrap_or(0)
-    }
-    #[inline(always)]
-    fn down(self, n: u32) -> u64 {
-        self.checked_shr(n).unwrap_or(0)
-    }
     #[inline(always)]
     fn key64(self) -> u64 {
         self
@@ -104,28 +112,10 @@ impl Word for u64 {
 }
 
 impl Word for u128 {
-    const BITS: u32 = 128;
-    const ZERO: u128 = 0;
-    const ONE: u128 = 1;
+    word_basics!(u128);
     type Moves = MoveList<u8, MAX_WIDTH>;
     type PerColumn = [u128; MAX_WIDTH];
 
-    #[inline(always)]
-    fn count_ones(self) -> u32 {
-        u128::count_ones(self)
-    }
-    #[inline(always)]
-    fn wrapping_sub(self, rhs: u128) -> u128 {
-        u128::wrapping_sub(self, rhs)
-    }
-    #[inline(always)]
-    fn up(self, n: u32) -> u128 {
-        self.checked_shl(n).unwrap_or(0)
-    }
-    #[inline(always)]
-    fn down(self, n: u32) -> u128 {
-        self.checked_shr(n).unwrap_or(0)
-    }
     #[inline(always)]
     fn key64(self) -> u64 {
         let lo = self as u64;

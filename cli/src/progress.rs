@@ -1,7 +1,9 @@
 //! Progress of a long search on standard error: an indicatif status line when standard error
 //! is a terminal (off with `--quiet`), or plain lines every few seconds (`--progress-every`),
 //! for logs and batch jobs. Both show the elapsed time, the nodes, the node rate, the exact
-//! solver's window and the depth iterative deepening finished.
+//! solver's proven window with the bound its running probe tests and the moves that probe
+//! has settled at the root and down the line it is searching
+//! ([`cutoff::solver::Snapshot::settled`]), and the depth iterative deepening finished.
 
 use cutoff::solver::{Progress, Snapshot};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -56,6 +58,26 @@ pub fn line(s: &Snapshot, elapsed: Duration, shows: Shows) -> String {
     );
     if shows.window {
         out.push_str(&format!(", window [{}, {}]", s.lo, s.hi));
+        if let Some(t) = s.testing.filter(|_| s.lo < s.hi) {
+            out.push_str(&format!(", testing > {t}"));
+            // Down to the deepest ply that has settled a move; a node above it with none
+            // settled yet does not know its count ("0/?").
+            let known = s
+                .settled
+                .iter()
+                .rposition(|&(_, n)| n > 0)
+                .map_or(0, |k| k + 1);
+            let plies: Vec<String> = s.settled[..known]
+                .iter()
+                .map(|&(d, n)| match n {
+                    0 => "0/?".to_string(),
+                    n => format!("{d}/{n}"),
+                })
+                .collect();
+            if !plies.is_empty() {
+                out.push_str(&format!(", settled {} (root first)", plies.join(" ")));
+            }
+        }
     }
     if shows.depth {
         out.push_str(&format!(", depth {}", s.depth));

@@ -81,6 +81,24 @@ fn progress_every_prints_plain_lines_with_nodes_rate_and_window() {
             "{l}"
         );
     }
+    // 1.5 s into the empty board the first probe is running: it names its bound and counts
+    // the moves it has settled at the root (7 columns) and below.
+    let last = lines.last().expect("a line");
+    assert!(last.contains(", testing > "), "{last}");
+    let settled = last
+        .split(", settled ")
+        .nth(1)
+        .and_then(|t| t.strip_suffix(" (root first)"))
+        .unwrap_or_else(|| panic!("no settled moves: {last}"));
+    let plies: Vec<(u32, u32)> = settled
+        .split(' ')
+        .map(|p| {
+            let (d, n) = p.split_once('/').expect("done/total");
+            (d.parse().expect("a count"), n.parse().expect("a count"))
+        })
+        .collect();
+    assert_eq!(plies[0].1, 7, "{last}");
+    assert!(plies.iter().all(|&(d, n)| d <= n && n <= 7), "{last}");
 }
 
 #[test]

@@ -47,6 +47,11 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             } else if med >= 0 && hi / 2 > med {
                 med = hi / 2;
             }
+            if let Some(p) = self.limits.progress {
+                let mut moves = G::Moves::default();
+                self.game.moves(&self.arena.ply(0).pos, &mut moves);
+                p.start_probe(med, moves.len());
+            }
             let r = probe(self, med, med + 1);
             if self.stopped {
                 return (0, None);

@@ -228,6 +228,17 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         }
     }
 
+    /// Publishes that move `i` at `ply`, near the root, is settled (a cutoff: all of them):
+    /// what the progress line's settled moves count. Out of line, so that the node loop it
+    /// is called from stays as tight as without it.
+    #[cold]
+    #[inline(never)]
+    fn settled_near_root(&self, ply: usize, i: usize, cutoff: bool) {
+        if let Some(p) = self.limits.progress {
+            p.settle(ply, i, self.arena.ply(ply).moves.len(), cutoff);
+        }
+    }
+
     /// Takes the value `v` of move `i` at `ply` into the node's best and alpha; on a cutoff
     /// records it and returns true.
     #[inline(always)]
@@ -240,6 +251,9 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         a: &mut Value,
         beta: Value,
     ) -> bool {
+        if ply < super::progress::SETTLED_PLIES {
+            self.settled_near_root(ply, i, v >= beta);
+        }
         if v <= best.value {
             return false;
         }

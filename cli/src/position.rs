@@ -174,6 +174,15 @@ pub struct GameArgs {
     /// Chance trees: outcome probabilities, uniform (the default) or random.
     #[arg(long)]
     pub probs: Option<String>,
+    /// Connect Four's board and rule.
+    #[command(flatten)]
+    pub shape: BoardArgs,
+}
+
+/// `--board WxH` and `--connect K`: the shape of a Connect Four game, for every command that
+/// takes a Connect Four position or file.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct BoardArgs {
     /// Connect Four: the board, WIDTHxHEIGHT (default 7x6): both at least 4, and
     /// width x (height + 1) at most 128. On boards wider than 9, separate the columns of the
     /// position with commas.
@@ -182,6 +191,75 @@ pub struct GameArgs {
     /// Connect Four: stones in a winning line, 3 to 6 (default 4).
     #[arg(long)]
     pub connect: Option<u32>,
+}
+
+impl BoardArgs {
+    /// Whether either option was given.
+    pub fn given(&self) -> bool {
+        self.board.is_some() || self.connect.is_some()
+    }
+
+    /// The shape asked for, `(width, height, connect)`, 7x6 with four unless said otherwise.
+    pub fn shape(&self) -> (u32, u32, u32) {
+        let (w, h) = self.board.unwrap_or((7, 6));
+        (w, h, self.connect.unwrap_or(4))
+    }
+
+    /// The shape for a file that may name its own (`file`, as `(width, height, connect)`):
+    /// the file's, unless the options say otherwise, which is an error naming both.
+    pub fn or_file(
+        &self,
+        path: &str,
+        file: Option<(u32, u32, u32)>,
+    ) -> Result<(u32, u32, u32), String> {
+        match file {
+            Some(f) if self.given() && self.shape() != f => Err(format!(
+                "{path} is for the {} board, not the {} one the options ask for",
+                shape_name(f),
+                shape_name(self.shape())
+            )),
+            Some(f) => Ok(f),
+            None => Ok(self.shape()),
+        }
+    }
+}
+
+/// A shape as the outputs write it: `WxH`, or `WxH/K` when K is not 4.
+pub fn shape_name((w, h, k): (u32, u32, u32)) -> String {
+    if k == 4 {
+        format!("{w}x{h}")
+    } else {
+        format!("{w}x{h}/{k}")
+    }
+}
+
+/// Work written once for every Connect Four shape: [`with_shape`] hands it the empty board
+/// on the narrowest geometry that holds it.
+pub trait ShapeVisitor {
+    /// What the work returns.
+    type Output;
+    /// Does the work from `start`, the empty board.
+    fn visit<G: Geometry>(self, start: Connect4<G>) -> Self::Output
+    where
+        Connect4<G>: Describe + IntoAnyGame;
+}
+
+/// Runs `work` on the empty board of `shape` (`(width, height, connect)`): the compile-time
+/// 7x6 geometry for the standard game, else a run-time board on a 64- or 128-bit word, as
+/// narrow as it fits. A shape outside the limits is an error naming them.
+pub fn with_shape<V: ShapeVisitor>(
+    (w, h, k): (u32, u32, u32),
+    work: V,
+) -> Result<V::Output, PositionError> {
+    if (w, h, k) == (7, 6, 4) {
+        return Ok(work.visit(Connect4::new()));
+    }
+    check_shape(w, h, k, 128)?;
+    Ok(if u64::from(w) * u64::from(h + 1) <= 64 {
+        work.visit(Connect4::empty(Board::<u64>::new(w, h, k)?))
+    } else {
+        work.visit(Connect4::empty(Board::<u128>::new(w, h, k)?))
+    })
 }
 
 impl GameArgs {
@@ -202,8 +280,7 @@ impl GameArgs {
             piglet: false,
             outcomes: None,
             probs: None,
-            board: None,
-            connect: None,
+            shape: BoardArgs::default(),
         }
     }
 }
@@ -305,24 +382,48 @@ pub fn random(args: &GameArgs) -> Result<RandomTree, PositionError> {
 /// Reads `connect4 [MOVES] [--board WxH] [--connect K]`: the 7x6 board with four in a row
 /// unless said otherwise, on the narrowest word its bitboard fits.
 pub fn connect4(args: &GameArgs) -> Result<AnyGame, PositionError> {
-    let moves = args.position.as_deref().unwrap_or("");
-    let (w, h) = args.board.unwrap_or((7, 6));
-    let k = args.connect.unwrap_or(4);
-    if (w, h, k) == (7, 6, 4) {
-        return Ok(AnyGame::Connect4(Box::new(Connect4::from_moves(moves)?)));
+    struct Play<'a>(&'a str);
+    impl ShapeVisitor for Play<'_> {
+        type Output = Result<AnyGame, PositionError>;
+        fn visit<G: Geometry>(self, start: Connect4<G>) -> Self::Output
+        where
+            Connect4<G>: Describe + IntoAnyGame,
+        {
+            Ok(start.after(self.0)?.into_any())
+        }
     }
-    check_shape(w, h, k, 128)?;
-    Ok(if u64::from(w) * u64::from(h + 1) <= 64 {
-        let game = Connect4::empty(Board::<u64>::new(w, h, k)?).after(moves)?;
-        AnyGame::Connect4Board64(Box::new(game))
-    } else {
-        let game = Connect4::empty(Board::<u128>::new(w, h, k)?).after(moves)?;
-        AnyGame::Connect4Board128(Box::new(game))
-    })
+    with_shape(
+        args.shape.shape(),
+        Play(args.position.as_deref().unwrap_or("")),
+    )?
+}
+
+/// A Connect Four game as the one [`AnyGame`] variant that holds its geometry.
+pub trait IntoAnyGame {
+    /// The game, boxed in its variant.
+    fn into_any(self) -> AnyGame;
+}
+
+impl IntoAnyGame for Connect4 {
+    fn into_any(self) -> AnyGame {
+        AnyGame::Connect4(Box::new(self))
+    }
+}
+
+impl IntoAnyGame for Connect4<Board<u64>> {
+    fn into_any(self) -> AnyGame {
+        AnyGame::Connect4Board64(Box::new(self))
+    }
+}
+
+impl IntoAnyGame for Connect4<Board<u128>> {
+    fn into_any(self) -> AnyGame {
+        AnyGame::Connect4Board128(Box::new(self))
+    }
 }
 
 /// Reads `--board WxH`: two numbers joined by `x`.
-fn parse_board(s: &str) -> Result<(u32, u32), String> {
+pub fn parse_board(s: &str) -> Result<(u32, u32), String> {
     let bad = || {
         format!(
             "invalid board '{}' (expected WIDTHxHEIGHT, such as 7x6)",

@@ -4,7 +4,7 @@
 use cutoff::advanced::parallel_search;
 use cutoff::advanced::{Limits, Searcher};
 use cutoff::game::{Game, Value};
-use cutoff::games::perfect::connect4::{Connect4, SuiteLine};
+use cutoff::games::perfect::connect4::{Connect4, Geometry, SuiteLine};
 use cutoff::solver::AUTO_SERIAL_NODES;
 use cutoff::solver::{Mode, ParallelConfig};
 use cutoff::tt::{TranspositionTable, TtStats};
@@ -100,13 +100,15 @@ pub enum SuiteError {
     StoppedWithoutLimit,
 }
 
-/// Solves every line with the null-window solver, one position after the other, each with
+/// Solves every line of a set for `game`'s board with the null-window solver, one position
+/// after the other, each with
 /// `threads` threads, in one table that is emptied before every position (in constant time,
 /// see [`TranspositionTable::reset`], and outside the timed search) unless
 /// `opts.keep_table`; `progress` is called after each position. Returns the per-position
 /// results in file order and the summary.
-pub fn run_suite(
-    lines: &[SuiteLine],
+pub fn run_suite<G: Geometry>(
+    game: &Connect4<G>,
+    lines: &[SuiteLine<G>],
     opts: SuiteOptions,
     progress: &(dyn Fn() + Sync),
 ) -> Result<(Vec<PositionResult>, SuiteSummary), SuiteError> {
@@ -115,8 +117,7 @@ pub fn run_suite(
     // touch them all now, before any clock starts, or the first positions' times pay for it
     // (End-Easy, one thread: 4.5 us a position against 1.8 us).
     tt.clear();
-    let game = Connect4::new();
-    let mut serial = Searcher::new(&game, game.initial(), None)
+    let mut serial = Searcher::new(game, game.initial(), None)
         .table(&tt)
         .weak(opts.parallel.weak)
         .want_move(false);
@@ -170,7 +171,7 @@ pub fn run_suite(
             (Some(d), _) => d,
             (None, Some(pool)) => {
                 let r = parallel_search(
-                    &game,
+                    game,
                     l.game.board(),
                     Algorithm::Solve,
                     &tt,

@@ -464,3 +464,50 @@ fn connect4_boards_beyond_the_limits_are_refused_in_one_line() {
     assert!(!std::path::Path::new(out).exists(), "nothing written");
     assert!(e.contains("standard 7x6"), "{e}");
 }
+
+#[test]
+fn a_test_set_names_its_board_in_a_header_line() {
+    // Scores from an independent search (plain alpha-beta) of each 5x4 position.
+    let moves = ["3", "1,2", "33", "5151", "2323", "1"];
+    let mut set = String::from("# a 5x4 set\n# board 5x4\n\n");
+    for m in moves {
+        let args = ["connect4", m, "--board", "5x4", "--algo", "alphabeta"];
+        let v = solve_json(&args)["value"].as_i64().expect("a value");
+        set.push_str(&format!("{m} {v}\n"));
+    }
+    let dir = std::env::temp_dir().join(format!("cutoff-board-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("set.txt");
+    std::fs::write(&file, &set).unwrap();
+    let path = file.to_str().unwrap();
+    let r: Json = serde_json::from_str(&ok(&["suite", path, "--threads", "1", "--json"], ""))
+        .expect("one JSON object");
+    assert_eq!(
+        (
+            r["positions"].as_u64(),
+            r["mismatches"].as_u64(),
+            r["board"].as_str()
+        ),
+        (Some(moves.len() as u64), Some(0), Some("5x4")),
+        "{r}"
+    );
+    // The same set without its header, with the board on the command line.
+    let bare: String = set
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&file, &bare).unwrap();
+    ok(&["suite", path, "--board", "5x4", "--threads", "1"], "");
+    // Read with three in a row, its scores are wrong: the first player wins at once.
+    let e = refused(&["suite", path, "--board", "5x4", "--connect", "3"]);
+    assert!(e.contains("gave the wrong score"), "{e}");
+    // A header the options contradict, and a header that cannot be read.
+    std::fs::write(&file, &set).unwrap();
+    let e = refused(&["suite", path, "--board", "6x4"]);
+    assert!(e.contains("is for the 5x4 board, not the 6x4 one"), "{e}");
+    std::fs::write(&file, format!("# board five by four\n{bare}")).unwrap();
+    let e = refused(&["suite", path]);
+    assert!(e.contains("line 1: bad board header"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -24,7 +24,8 @@ fn nodes_by_line(lines: &[SuiteLine], keep_table: bool) -> Vec<(usize, u64)> {
         parallel: cutoff::solver::ParallelConfig::default(),
         keep_table,
     };
-    let (results, summary) = run_suite(lines, opts, &|| ()).expect("the suite runs");
+    let (results, summary) =
+        run_suite(&Connect4::new(), lines, opts, &|| ()).expect("the suite runs");
     assert_eq!(summary.mismatches, 0);
     assert_eq!(summary.keep_table, keep_table);
     if keep_table {

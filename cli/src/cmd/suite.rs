@@ -1,8 +1,9 @@
 //! `cutoff suite FILE`: solve every Connect Four position of a test set and check its score.
 
 use super::{CliError, CliResult};
+use crate::position::{with_shape, BoardArgs, Describe, ShapeVisitor};
 use crate::suite::{run_suite, SuiteOptions};
-use cutoff::games::perfect::connect4::parse_suite;
+use cutoff::games::perfect::connect4::{parse_suite_on, suite_shape, Connect4, Geometry};
 use cutoff::solver::Mode;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -10,8 +11,13 @@ use std::io::IsTerminal;
 /// Arguments of `cutoff suite`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A file of `<moves> <score>` lines (see positions/connect4/), at most 16 MiB.
+    /// A file of `<moves> <score>` lines (see positions/connect4/), at most 16 MiB. A set
+    /// for another board says so in a comment line before its first position:
+    /// `# board WxH`, or `# board WxH/K` for K in a row.
     pub file: String,
+    /// The board (the file's header, if it has one, else 7x6 with four in a row).
+    #[command(flatten)]
+    pub shape: BoardArgs,
     /// Weak solving: check only win, draw or loss.
     #[arg(long)]
     pub weak: bool,
@@ -44,12 +50,15 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
     s.parse()
 }
 
-/// `suite --json`: the summary's fields, the file, and the positions whose score differed.
+/// `suite --json`: the summary's fields, the file, its board (absent for 7x6 with four in a
+/// row), and the positions whose score differed.
 #[derive(serde::Serialize)]
 struct SuiteJson<'a> {
     #[serde(flatten)]
     summary: &'a crate::suite::SuiteSummary,
     file: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    board: Option<String>,
     wrong: &'a [&'a crate::suite::PositionResult],
 }
 
@@ -59,7 +68,40 @@ pub fn run(args: &Args) -> CliResult {
         return Err(CliError::invalid("--limit must be at least 1"));
     }
     let text = crate::files::read_file(&args.file)?;
-    let mut lines = parse_suite(&text).map_err(|e| CliError::InFile {
+    let in_file = |e: cutoff::game::GameError| CliError::InFile {
+        path: args.file.clone(),
+        source: Box::new(e.into()),
+    };
+    let header = suite_shape(&text).map_err(in_file)?;
+    let shape = args
+        .shape
+        .or_file(&args.file, header)
+        .map_err(CliError::invalid)?;
+    with_shape(shape, Suite { args, text: &text })?
+}
+
+/// The run, written once for every board.
+struct Suite<'a> {
+    args: &'a Args,
+    text: &'a str,
+}
+
+impl ShapeVisitor for Suite<'_> {
+    type Output = CliResult;
+    fn visit<G: Geometry>(self, start: Connect4<G>) -> CliResult
+    where
+        Connect4<G>: Describe,
+    {
+        run_on(self.args, self.text, &start)
+    }
+}
+
+/// Solves the set `text` on `start`'s board.
+fn run_on<G: Geometry>(args: &Args, text: &str, start: &Connect4<G>) -> CliResult
+where
+    Connect4<G>: Describe,
+{
+    let mut lines = parse_suite_on(text, start).map_err(|e| CliError::InFile {
         path: args.file.clone(),
         source: Box::new(e.into()),
     })?;
@@ -88,13 +130,15 @@ pub fn run(args: &Args) -> CliResult {
         parallel: args.split.config(args.parallel, args.weak),
         keep_table: args.keep_table,
     };
-    let (results, summary) = run_suite(&lines, opts, &|| bar.inc(1))?;
+    let (results, summary) = run_suite(start, &lines, opts, &|| bar.inc(1))?;
+    let board = Describe::board(start);
     bar.finish_and_clear();
     let wrong: Vec<_> = results.iter().filter(|r| r.value != r.expected).collect();
     if args.json {
         let report = SuiteJson {
             summary: &summary,
             file: &args.file,
+            board: board.clone(),
             wrong: &wrong,
         };
         let text = serde_json::to_string(&report).map_err(CliError::Json)?;
@@ -107,8 +151,9 @@ pub fn run(args: &Args) -> CliResult {
             );
         }
         println!(
-            "{}: {} positions, {} mismatches, mean {:.0} nodes{}, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}%, {} ({} thread{}, {}{})",
+            "{}{}: {} positions, {} mismatches, mean {:.0} nodes{}, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}%, {} ({} thread{}, {}{})",
             args.file,
+            board.map(|b| format!(" ({b})")).unwrap_or_default(),
             summary.positions,
             summary.mismatches,
             summary.mean_nodes,

@@ -484,21 +484,30 @@ fn ordinal(n: Value) -> String {
 
 /// One line of a test set: a position and its expected exact score.
 #[derive(Clone, Debug)]
-pub struct SuiteLine {
+pub struct SuiteLine<G: Geometry = Standard> {
     /// 1-based line number in the file.
     pub line: usize,
     /// The position as its move string.
     pub moves: String,
     /// The position itself.
-    pub game: Connect4,
+    pub game: Connect4<G>,
     /// The expected exact score.
     pub expected: Value,
 }
 
-/// Reads a test set of `<moves> <score>` lines (the format of the six public sets; blank
+/// Reads a 7x6 test set of `<moves> <score>` lines (the format of the six public sets; blank
 /// lines and `#` comments are skipped, and so is a byte-order mark at the start); an error
 /// names the line and what is wrong with it.
 pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, GameError> {
+    parse_suite_on(text, &Connect4::new())
+}
+
+/// Reads a test set as [`parse_suite`] does, its positions played from `start` (an empty
+/// board of the set's shape: see [`suite_shape`]).
+pub fn parse_suite_on<G: Geometry>(
+    text: &str,
+    start: &Connect4<G>,
+) -> Result<Vec<SuiteLine<G>>, GameError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
@@ -517,7 +526,8 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, GameError> {
         let expected: Value = score
             .parse()
             .map_err(|_| GameError::new(format!("line {}: bad score '{}'", i + 1, quote(score))))?;
-        let game = Connect4::from_moves(moves)
+        let game = start
+            .after(moves)
             .map_err(|e| GameError::new(format!("line {}: {e}", i + 1)))?;
         out.push(SuiteLine {
             line: i + 1,
@@ -532,9 +542,69 @@ pub fn parse_suite(text: &str) -> Result<Vec<SuiteLine>, GameError> {
     Ok(out)
 }
 
+/// The board a test set says it is for, as `(width, height, connect)`: a header line
+/// `# board WxH` or `# board WxH/K` (K in a row) among the comment lines before its first
+/// position; `None` if it names none (a 7x6 set, like the six public ones). A header that
+/// cannot be read is an error naming its line; the shape's own limits are checked where the
+/// board is built ([`geometry::check_shape`]).
+pub fn suite_shape(text: &str) -> Result<Option<(u32, u32, u32)>, GameError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let Some(comment) = line.strip_prefix('#') else {
+            // The first position: no header before it.
+            return Ok(None);
+        };
+        let Some(shape) = comment.trim().strip_prefix("board ") else {
+            continue;
+        };
+        let bad = || {
+            GameError::new(format!(
+                "line {}: bad board header '{}' (expected '# board WxH' or '# board WxH/K')",
+                i + 1,
+                quote(line)
+            ))
+        };
+        let (wh, k) = match shape.trim().split_once('/') {
+            Some((wh, k)) => (wh, k.trim().parse::<u32>().map_err(|_| bad())?),
+            None => (shape.trim(), 4),
+        };
+        let (w, h) = wh.split_once(['x', 'X']).ok_or_else(bad)?;
+        let w = w.trim().parse::<u32>().map_err(|_| bad())?;
+        let h = h.trim().parse::<u32>().map_err(|_| bad())?;
+        return Ok(Some((w, h, k)));
+    }
+    Ok(None)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_suite_header_names_its_board() {
+        assert_eq!(suite_shape("# board 8x6\n44 1\n").unwrap(), Some((8, 6, 4)));
+        assert_eq!(
+            suite_shape("\u{feff}# Connect 5\n\n#board 7X9/5\n4 0\n").unwrap(),
+            Some((7, 9, 5))
+        );
+        // None before the first position, or none at all: a 7x6 set.
+        assert_eq!(suite_shape("44 1\n# board 8x6\n").unwrap(), None);
+        assert_eq!(suite_shape("# the 7x6 set\n44 1\n").unwrap(), None);
+        let e = suite_shape("\n# board 8 by 6\n").unwrap_err().to_string();
+        assert!(e.starts_with("line 2: bad board header"), "{e}");
+        assert!(suite_shape("# board 8x6/five\n").is_err());
+        // The lines are read on the set's board: a column 8 is fine on 8x6.
+        let start = Connect4::empty(Board::<u64>::new(8, 6, 4).unwrap());
+        let set = parse_suite_on("# board 8x6\n81 0\n10 0\n", &start);
+        let e = set.unwrap_err().to_string();
+        assert!(e.starts_with("line 3: bad move '0'"), "{e}");
+        let set = parse_suite_on("# board 8x6\n81 0\n", &start).unwrap();
+        assert_eq!((set[0].line, set[0].game.board().moves), (2, 2));
+    }
 
     #[test]
     fn vertical_and_horizontal_fours_are_seen() {

@@ -67,6 +67,22 @@ pub struct Report {
     /// Why the search stopped early: "interrupted" (Ctrl-C, SIGTERM) or "budget".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<&'static str>,
+    /// The table file's figures, with `--table-file`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub table_file: Option<TableFileReport>,
+}
+
+/// What `--table-file` did in one run.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct TableFileReport {
+    /// Entries loaded from the file before the search.
+    pub loaded: u64,
+    /// Whether a torn last line (a run killed while writing it) was skipped.
+    pub torn: bool,
+    /// Entries this run appended.
+    pub written: u64,
+    /// Entries dropped because the writer fell behind.
+    pub dropped: u64,
 }
 
 impl Report {
@@ -196,6 +212,7 @@ impl Report {
             nodes_per_thread: None,
             weak: false,
             stopped: None,
+            table_file: None,
         }
     }
 
@@ -270,6 +287,26 @@ impl Report {
                 let per: Vec<String> = per.iter().map(|n| n.to_string()).collect();
                 rows.push(("per thread", per.join(" ")));
             }
+        }
+        if let Some(t) = self.table_file {
+            rows.push((
+                "table file",
+                format!(
+                    "{} entries loaded{}, {} written{}",
+                    t.loaded,
+                    if t.torn {
+                        " (a torn last line skipped)"
+                    } else {
+                        ""
+                    },
+                    t.written,
+                    if t.dropped > 0 {
+                        format!(", {} dropped (the writer fell behind)", t.dropped)
+                    } else {
+                        String::new()
+                    }
+                ),
+            ));
         }
         rows.extend(extra.iter().cloned());
         aligned(&rows)

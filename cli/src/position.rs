@@ -224,6 +224,11 @@ impl BoardArgs {
     }
 }
 
+/// The bits a board's bitboard takes: a guard cell above each column.
+pub fn board_bits<G: Geometry>(g: G) -> u32 {
+    g.width() * (g.height() + 1)
+}
+
 /// A shape as the outputs write it: `WxH`, or `WxH/K` when K is not 4.
 pub fn shape_name((w, h, k): (u32, u32, u32)) -> String {
     if k == 4 {
@@ -263,6 +268,12 @@ pub fn with_shape<V: ShapeVisitor>(
 }
 
 impl GameArgs {
+    /// The same on the board `shape` says.
+    pub fn on(mut self, shape: BoardArgs) -> GameArgs {
+        self.shape = shape;
+        self
+    }
+
     /// `game` at `position`, every option at its default (as the command line's).
     pub fn new(game: GameKind, position: Option<&str>) -> GameArgs {
         GameArgs {
@@ -422,6 +433,24 @@ impl IntoAnyGame for Connect4<Board<u128>> {
     }
 }
 
+/// Reads a shape as the outputs write it ([`shape_name`]): `WxH`, or `WxH/K`.
+pub fn parse_shape(s: &str) -> Result<(u32, u32, u32), String> {
+    let (board, k) = match s.split_once('/') {
+        Some((b, k)) => (
+            b,
+            k.trim().parse::<u32>().map_err(|_| {
+                format!(
+                    "invalid board '{}' (expected WIDTHxHEIGHT or WIDTHxHEIGHT/K)",
+                    cutoff::game::quote(s)
+                )
+            })?,
+        ),
+        None => (s, 4),
+    };
+    let (w, h) = parse_board(board)?;
+    Ok((w, h, k))
+}
+
 /// Reads `--board WxH`: two numbers joined by `x`.
 pub fn parse_board(s: &str) -> Result<(u32, u32), String> {
     let bad = || {
@@ -501,6 +530,13 @@ pub trait Describe: Notation {
         None
     }
 
+    /// What a table file written for this game must name ([`cutoff::tt::file`]): the game
+    /// and every rule its table keys depend on; `None` (the default) for a game that keeps no
+    /// table file.
+    fn table_identity(&self) -> Option<String> {
+        None
+    }
+
     /// `pos`, reached by playing `path` from the position the command line gave as `root`,
     /// as a position argument `cutoff solve` takes for this game; `None` (the default) where
     /// the game cannot say it so (split files then describe the position in words).
@@ -558,6 +594,16 @@ impl<G: Geometry> Describe for Connect4<G> {
     fn board(&self) -> Option<String> {
         let g = self.geometry();
         ((g.width(), g.height(), g.connect()) != (7, 6, 4)).then(|| self.shape_name())
+    }
+
+    fn table_identity(&self) -> Option<String> {
+        let g = self.geometry();
+        Some(format!(
+            "connect4 {}x{}/{}",
+            g.width(),
+            g.height(),
+            g.connect()
+        ))
     }
 
     fn position_arg(

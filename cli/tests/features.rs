@@ -454,8 +454,6 @@ fn connect4_boards_beyond_the_limits_are_refused_in_one_line() {
     assert!(e.contains("3 to 6"), "{e}");
     let e = refused(&["solve", "connect4", "123", "--board", "12x4"]);
     assert!(e.contains("separated by commas"), "{e}");
-    let e = refused(&["analyse", "connect4", "--board", "5x4", "--book", "builtin"]);
-    assert!(e.contains("standard 7x6"), "{e}");
     let out = std::env::temp_dir().join(format!("cutoff-board-split-{}", std::process::id()));
     let out = out.to_str().unwrap();
     let e = refused(&[
@@ -511,3 +509,47 @@ fn a_test_set_names_its_board_in_a_header_line() {
     assert!(e.contains("line 1: bad board header"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_table_file_spares_the_next_solve_its_hardest_subtrees() {
+    let dir = std::env::temp_dir().join(format!("cutoff-table-solve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("c4.tbl");
+    let path = file.to_str().unwrap();
+    let kept = ["--table-file", path, "--table-file-nodes", "5000"];
+    let plain = solve_json(&["connect4", "44536"]);
+    let mut args = vec!["connect4", "44536"];
+    args.extend(kept);
+    let first = solve_json(&args);
+    let second = solve_json(&args);
+    assert_eq!(first["nodes"], plain["nodes"], "recording changes nothing");
+    assert_eq!(
+        (first["value"].clone(), second["value"].clone()),
+        (plain["value"].clone(), plain["value"].clone())
+    );
+    let written = first["table_file"]["written"].as_u64().unwrap();
+    assert!(written > 0, "{first}");
+    assert_eq!(second["table_file"]["loaded"].as_u64(), Some(written));
+    assert!(
+        second["nodes"].as_u64().unwrap() * 2 < plain["nodes"].as_u64().unwrap(),
+        "{second}"
+    );
+    // Another position of the same game may use the file; another board or rule may not.
+    let mut other = vec!["connect4", "445"];
+    other.extend(kept);
+    assert_eq!(
+        solve_json(&other)["table_file"]["loaded"].as_u64(),
+        Some(written + second["table_file"]["written"].as_u64().unwrap())
+    );
+    let e = refused(&["solve", "connect4", "--board", "5x4", "--table-file", path]);
+    assert!(
+        e.contains("holds entries for connect4 7x6/4, not for connect4 5x4/4"),
+        "{e}"
+    );
+    let e = refused(&["solve", "connect4", "--connect", "3", "--table-file", path]);
+    assert!(e.contains("not for connect4 7x6/3"), "{e}");
+    let e = refused(&["solve", "tictactoe", "--table-file", path]);
+    assert!(e.contains("keeps none"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+

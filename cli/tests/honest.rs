@@ -218,3 +218,39 @@ fn suite_knps_agrees_with_its_mean_nodes_and_mean_time() {
         "{knps} against {expect}"
     );
 }
+
+#[test]
+fn a_table_file_keeps_a_stopped_solves_work_for_the_next_run() {
+    let dir = std::env::temp_dir().join(format!("cutoff-table-file-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("c4.tbl");
+    let path = file.to_str().unwrap();
+    let args = [
+        "solve",
+        "connect4",
+        "--threads",
+        "1",
+        "--json",
+        "--table-file",
+        path,
+        "--table-file-nodes",
+        "20000",
+    ];
+    // The empty board, stopped after a second: what it proved so far is on disk.
+    let first = signal_after(spawn(&args), libc::SIGINT, 1000);
+    assert!(!first.status.success());
+    let first = json(&first);
+    let written = first["table_file"]["written"].as_u64().expect("a count");
+    assert!(written > 0, "{first}");
+    assert_eq!(first["table_file"]["loaded"], 0);
+    let lines = std::fs::read_to_string(&file).unwrap().lines().count() as u64;
+    assert_eq!(lines, written + 1, "a header and one line an entry");
+    // The next run starts from them.
+    let second = json(&signal_after(spawn(&args), libc::SIGINT, 300));
+    assert_eq!(
+        second["table_file"]["loaded"].as_u64(),
+        Some(written),
+        "{second}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

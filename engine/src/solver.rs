@@ -24,6 +24,7 @@ use crate::search::{iterative_deepening, Algorithm, Limits, Searcher, Stats};
 // The settings and progress types of the solver's builder, at home beside it.
 pub use crate::parallel::{Mode, ParallelConfig};
 pub use crate::search::{MoveProgress, Progress, Snapshot};
+use crate::tt::file::Keep;
 use crate::tt::{TableError, TranspositionTable, TtStats};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -215,6 +216,7 @@ pub struct Solver<'a, G: Game> {
     nodes: Option<u64>,
     stop: Option<&'a AtomicBool>,
     progress: Option<&'a Progress>,
+    keep: Option<&'a Keep>,
     known: Option<Known<'a, G>>,
     move_progress: Option<&'a MoveProgress>,
 }
@@ -241,6 +243,7 @@ impl<'a, G: Game> Solver<'a, G> {
             nodes: None,
             stop: None,
             progress: None,
+            keep: None,
             known: None,
             move_progress: None,
         }
@@ -337,6 +340,13 @@ impl<'a, G: Game> Solver<'a, G> {
     /// Publishes nodes, the solver's window and finished depths to `progress` while running.
     pub fn progress(mut self, progress: &'a Progress) -> Self {
         self.progress = Some(progress);
+        self
+    }
+
+    /// Hands the entries of subtrees that took at least `keep`'s threshold of nodes to it, to
+    /// be written to a table file as they are found ([`crate::tt::file::Recorder`]).
+    pub fn keep(mut self, keep: &'a Keep) -> Self {
+        self.keep = Some(keep);
         self
     }
 
@@ -448,6 +458,9 @@ impl<'a, G: Game> Solver<'a, G> {
             if let Some(p) = watch {
                 solver = solver.progress(p);
             }
+            if let Some(k) = self.keep {
+                solver = solver.keep(k);
+            }
             let r = solver.run()?;
             out.nodes += r.stats.nodes;
             match r.verdict {
@@ -498,6 +511,7 @@ impl<'a, G: Game> Solver<'a, G> {
             deadline: self.time.map(|t| start + t),
             stop: self.stop,
             progress: Some(progress),
+            keep: self.keep,
         };
         let full = self.game.max_plies(&self.root);
         let horizon = self.depth.map_or(full, |d| d.min(full));

@@ -22,6 +22,8 @@
 
 use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 
+pub mod file;
+
 /// What an entry's value means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {

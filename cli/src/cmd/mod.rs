@@ -60,6 +60,9 @@ pub enum CliError {
     /// A transposition table could not be allocated.
     #[error(transparent)]
     Table(#[from] cutoff::tt::TableError),
+    /// A table file could not be read or written.
+    #[error(transparent)]
+    TableFile(#[from] cutoff::tt::file::TableFileError),
     /// A search of the chance and n-player model failed.
     #[error(transparent)]
     Multi(#[from] cutoff::multi::MultiError),
@@ -265,6 +268,53 @@ pub fn table_mib(mib: usize) -> Result<usize, CliError> {
         return Err(CliError::TableSize(mib));
     }
     Ok(mib)
+}
+
+/// `--table-file FILE` and `--table-file-nodes N`: keep the expensive table entries across
+/// runs ([`cutoff::tt::file`]).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct TableFileArgs {
+    /// Load the table entries kept in FILE before searching, and append to it every entry
+    /// whose subtree takes at least --table-file-nodes nodes, as the search finds it: a
+    /// solve stopped and started again does not redo its hardest subtrees. The file names
+    /// its board and rules; one for another is refused (Connect Four).
+    #[arg(long, value_name = "FILE")]
+    pub table_file: Option<std::path::PathBuf>,
+    /// The nodes a subtree must take for its entry to go into --table-file.
+    #[arg(long, value_name = "N", default_value_t = cutoff::tt::file::DEFAULT_MIN_NODES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub table_file_nodes: u64,
+}
+
+/// A table file in use: what was loaded from it, and the recorder appending to it.
+pub struct TableFile {
+    /// What the load found.
+    pub loaded: cutoff::tt::file::Loaded,
+    /// Appends the entries the search keeps.
+    pub recorder: cutoff::tt::file::Recorder,
+}
+
+impl TableFileArgs {
+    /// Loads the file into `tt` and starts recording, if a file was given: for a game with
+    /// a table identity (`identity`, else an error naming `game`).
+    pub fn open(
+        &self,
+        game: &str,
+        identity: Option<String>,
+        tt: &cutoff::tt::TranspositionTable,
+    ) -> Result<Option<TableFile>, CliError> {
+        let Some(path) = &self.table_file else {
+            return Ok(None);
+        };
+        let Some(id) = identity else {
+            return Err(CliError::invalid(format!(
+                "--table-file keeps Connect Four tables; {game} keeps none"
+            )));
+        };
+        let loaded = cutoff::tt::file::load(path, &id, tt)?;
+        let recorder = cutoff::tt::file::Recorder::start(path, &id, self.table_file_nodes)?;
+        Ok(Some(TableFile { loaded, recorder }))
+    }
 }
 
 /// Reads a positive number of seconds, at most a day (`--progress-every`).

@@ -25,6 +25,9 @@ pub struct Args {
     /// Where YBWC splits.
     #[command(flatten)]
     pub split: super::SplitArgs,
+    /// Keeping the expensive table entries across runs.
+    #[command(flatten)]
+    pub table: super::TableFileArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -124,20 +127,52 @@ fn report<G: Describe>(
         .progress(&progress);
     // The table-driven searches poll the stop flag; the plain textbook ones run to the end,
     // so for them Ctrl-C keeps its usual meaning.
+    let kept;
+    let mut table_file = None;
     if uses_table {
         solver = solver.stop_flag(crate::interrupt::install());
-        solver = solver.table_mib(super::table_mib(args.search.tt_mb)?);
+        let mib = super::table_mib(args.search.tt_mb)?;
+        if args.table.table_file.is_some() {
+            // The file's entries go into a table made here, before the search starts.
+            kept = cutoff::tt::TranspositionTable::try_new(mib)?;
+            table_file = args.table.open(game.name(), game.table_identity(), &kept)?;
+            solver = solver.table(&kept);
+        } else {
+            solver = solver.table_mib(mib);
+        }
+    } else if args.table.table_file.is_some() {
+        return Err(CliError::invalid(format!(
+            "--table-file needs a search with a table, not {algo}"
+        )));
     } else {
         solver = solver.table_mib(1);
+    }
+    if let Some(t) = &table_file {
+        solver = solver.keep(t.recorder.keep());
     }
     let display = crate::progress::Display::choose(args.search.quiet, args.search.progress_every);
     let shows = crate::progress::Shows {
         window: algo == Algorithm::Solve && !budget,
         depth: budget,
     };
-    let out = crate::progress::watch(&progress, display, shows, || solver.run())?;
+    let out = crate::progress::watch(&progress, display, shows, || solver.run());
+    // What the search found is written out even if it failed or was stopped.
+    let table_report = match table_file {
+        Some(t) => {
+            let done = t.recorder.finish()?;
+            Some(crate::output::TableFileReport {
+                loaded: t.loaded.entries,
+                torn: t.loaded.torn,
+                written: done.written,
+                dropped: done.dropped,
+            })
+        }
+        None => None,
+    };
+    let out = out?;
     let mut rep = Report::from_outcome(game, &root, &out, depth, scale);
     rep.board = game.board();
+    rep.table_file = table_report;
     rep.weak = args.search.weak;
     if args.search.weak {
         // A weak value is a sign, not a score: say only who wins.

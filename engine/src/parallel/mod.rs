@@ -448,6 +448,7 @@ impl<'a, G: Game> Run<'a, G> {
                 deadline: limits.deadline,
                 stop: limits.stop,
                 progress: limits.progress,
+                keep: limits.keep,
             })
             .weak(config.weak)
             .window(config.window)

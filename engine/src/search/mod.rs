@@ -196,6 +196,9 @@ pub struct Limits<'a> {
     /// Publish the nodes searched, the solver's window and the depths finished here, for
     /// another thread to read while the search runs.
     pub progress: Option<&'a Progress>,
+    /// Hand the table entries of subtrees that took at least its threshold of nodes here,
+    /// to be written to a table file ([`crate::tt::file`]).
+    pub keep: Option<&'a crate::tt::file::Keep>,
 }
 
 /// How many nodes pass between two looks at the clock and the stop flag.

@@ -533,6 +533,11 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                     work,
                 };
                 tt.store(node.key, entry, &mut self.tt_stats);
+                if let Some(keep) = self.limits.keep {
+                    if self.stats.nodes - node.nodes_before >= keep.min_nodes() {
+                        keep.offer(node.key, entry);
+                    }
+                }
             }
         }
         self.settle(ply, best.value);

@@ -1,0 +1,424 @@
+//! A table file: the expensive table entries of a search, kept across runs.
+//!
+//! A long solve that is stopped and started again, or a book built in several runs, would
+//! otherwise search its hardest subtrees again: the table dies with the process. A
+//! [`Recorder`] appends to a file every entry whose subtree took at least a threshold of
+//! nodes, as the search stores it; [`load`] reads them back into a fresh table at the next
+//! start, where their large work keeps them from being replaced.
+//!
+//! The file is text, one entry a line, so that it survives being cut anywhere: a process
+//! killed mid-write leaves at most one torn last line, which [`load`] skips (and counts).
+//! Every line carries a check of its fields, so damage elsewhere is refused, not trusted.
+//! The first line names the format and the game (its board and rules): a file written for
+//! another game is refused in one line, since its keys would mean other positions.
+//!
+//! ```text
+//! cutoff table file 1<TAB>connect4 8x6/4
+//! 0000a3f0c81b2e41 2 L 3 37 21 5c1e09aa
+//! ```
+//!
+//! Fields: key (hex), value, bound (`E` exact, `L` lower, `U` upper), move code, depth, work
+//! (log2 of the subtree's nodes), check (hex). The search hands entries over through a
+//! bounded channel to a writer thread and never waits: if the writer falls behind, entries
+//! are dropped and counted ([`Recorder::finish`]), which costs only a later re-search.
+
+use super::{Bound, Entry, TranspositionTable, TtStats};
+use crossbeam::channel::{bounded, Receiver, Sender, TrySendError};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::thread::JoinHandle;
+
+/// The first line's fixed part; the game's identity follows a tab.
+const MAGIC: &str = "cutoff table file 1";
+
+/// Entries waiting for the writer at most: a few MiB, far more than a search finds between
+/// two of the writer's wake-ups.
+const QUEUE: usize = 1 << 16;
+
+/// The default threshold: entries whose subtree took at least this many nodes are kept.
+pub const DEFAULT_MIN_NODES: u64 = 1_000_000;
+
+/// Why a table file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum TableFileError {
+    /// The file could not be read, created or written.
+    #[error("table file {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The file was written for another game, board or rule set.
+    #[error("table file {path} holds entries for {found}, not for {wanted}")]
+    OtherGame {
+        /// The file.
+        path: PathBuf,
+        /// The game it names.
+        found: String,
+        /// The game searched now.
+        wanted: String,
+    },
+    /// The file is not a table file, or a line other than the last is damaged.
+    #[error("table file {path}, line {line}: {what}")]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        what: String,
+    },
+}
+
+/// What [`load`] read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Loaded {
+    /// Entries stored into the table (a key met again replaces its earlier entry).
+    pub entries: u64,
+    /// A torn last line skipped (a run killed while writing it).
+    pub torn: bool,
+}
+
+/// The check of one line's fields: 32 bits of a hash of all of them.
+fn check(key: u64, e: &Entry) -> u32 {
+    let data = (e.value as u16 as u64)
+        | (u64::from(e.mv) << 16)
+        | (u64::from(e.depth) << 24)
+        | (u64::from(e.work) << 32)
+        | ((bound_code(e.bound) as u64) << 40);
+    (crate::rng::splitmix64(key ^ crate::rng::splitmix64(data)) >> 32) as u32
+}
+
+fn bound_code(b: Bound) -> u8 {
+    match b {
+        Bound::Exact => b'E',
+        Bound::Lower => b'L',
+        Bound::Upper => b'U',
+    }
+}
+
+/// One entry as a line (without its newline).
+fn format_line(key: u64, e: &Entry) -> String {
+    format!(
+        "{key:016x} {} {} {} {} {} {:08x}",
+        e.value,
+        bound_code(e.bound) as char,
+        e.mv,
+        e.depth,
+        e.work,
+        check(key, e)
+    )
+}
+
+/// Reads one entry line; `None` if it is malformed or its check fails.
+fn parse_line(line: &str) -> Option<(u64, Entry)> {
+    let mut f = line.split(' ');
+    let key = u64::from_str_radix(f.next()?, 16).ok()?;
+    let value = f.next()?.parse().ok()?;
+    let bound = match f.next()? {
+        "E" => Bound::Exact,
+        "L" => Bound::Lower,
+        "U" => Bound::Upper,
+        _ => return None,
+    };
+    let mv = f.next()?.parse().ok()?;
+    let depth = f.next()?.parse().ok()?;
+    let work = f.next()?.parse().ok()?;
+    let sum = u32::from_str_radix(f.next()?, 16).ok()?;
+    let e = Entry {
+        value,
+        bound,
+        mv,
+        depth,
+        work,
+    };
+    (f.next().is_none() && check(key, &e) == sum).then_some((key, e))
+}
+
+/// The first line for a game whose identity is `game`.
+fn header(game: &str) -> String {
+    format!("{MAGIC}\t{game}")
+}
+
+/// Stores the entries of the table file at `path` into `tt`, after checking that the file
+/// was written for `game` (an identity such as `connect4 8x6/4`, which names the rules the
+/// keys depend on). A missing or empty file loads nothing: the first run of a series.
+pub fn load(path: &Path, game: &str, tt: &TranspositionTable) -> Result<Loaded, TableFileError> {
+    let io = |source| TableFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
+        Err(e) => return Err(io(e)),
+    };
+    let damaged = |line: usize, what: String| TableFileError::Damaged {
+        path: path.to_path_buf(),
+        line,
+        what,
+    };
+    let mut lines = BufReader::new(file).lines().enumerate().peekable();
+    let Some((_, first)) = lines.next() else {
+        return Ok(Loaded::default());
+    };
+    let first = first.map_err(io)?;
+    let Some((_, found)) = first.split_once('\t').filter(|(m, _)| *m == MAGIC) else {
+        return Err(damaged(
+            1,
+            format!("not a table file (expected '{MAGIC}' first)"),
+        ));
+    };
+    if found != game {
+        return Err(TableFileError::OtherGame {
+            path: path.to_path_buf(),
+            found: found.to_string(),
+            wanted: game.to_string(),
+        });
+    }
+    let mut out = Loaded::default();
+    let mut stats = TtStats::default();
+    while let Some((i, line)) = lines.next() {
+        let line = line.map_err(io)?;
+        match parse_line(&line) {
+            Some((key, entry)) => {
+                tt.store(key, entry, &mut stats);
+                out.entries += 1;
+            }
+            // A run killed mid-write leaves its last line cut short.
+            None if lines.peek().is_none() => out.torn = true,
+            None => return Err(damaged(i + 1, "damaged entry".to_string())),
+        }
+    }
+    Ok(out)
+}
+
+/// Where a search hands the entries worth keeping (see [`Recorder::keep`]).
+#[derive(Debug)]
+pub struct Keep {
+    min_nodes: u64,
+    tx: Sender<(u64, Entry)>,
+    dropped: AtomicU64,
+}
+
+impl Keep {
+    /// The least number of nodes a subtree must take for its entry to be kept.
+    #[inline(always)]
+    pub fn min_nodes(&self) -> u64 {
+        self.min_nodes
+    }
+
+    /// Hands over the entry stored for `key`, never waiting: a full queue drops it.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn offer(&self, key: u64, entry: Entry) {
+        if let Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) =
+            self.tx.try_send((key, entry))
+        {
+            self.dropped.fetch_add(1, Relaxed);
+        }
+    }
+}
+
+/// What a [`Recorder`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Recorded {
+    /// Entries written.
+    pub written: u64,
+    /// Entries dropped because the writer fell behind.
+    pub dropped: u64,
+}
+
+/// Appends the entries a search keeps to a table file, from a thread of its own.
+#[derive(Debug)]
+pub struct Recorder {
+    keep: Keep,
+    writer: JoinHandle<Result<u64, std::io::Error>>,
+    path: PathBuf,
+}
+
+impl Recorder {
+    /// Opens `path` for appending (creating it with its first line for `game` if it is new or
+    /// empty) and starts the writer. Entries of subtrees of at least `min_nodes` nodes are
+    /// kept. Call [`load`] first: a file for another game is refused there.
+    pub fn start(path: &Path, game: &str, min_nodes: u64) -> Result<Recorder, TableFileError> {
+        let io = |source| TableFileError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(io)?;
+        let mut out = BufWriter::new(file);
+        if out.get_ref().metadata().map_err(io)?.len() == 0 {
+            writeln!(out, "{}", header(game)).map_err(io)?;
+            out.flush().map_err(io)?;
+        }
+        let (tx, rx) = bounded(QUEUE);
+        let writer = std::thread::Builder::new()
+            .name("table-file".into())
+            .spawn(move || write_all(rx, out))
+            .map_err(io)?;
+        Ok(Recorder {
+            keep: Keep {
+                min_nodes: min_nodes.max(1),
+                tx,
+                dropped: AtomicU64::new(0),
+            },
+            writer,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// What to give the search (`Solver::keep`, or `Limits::keep`).
+    pub fn keep(&self) -> &Keep {
+        &self.keep
+    }
+
+    /// Stops the writer once it has written every entry handed over, and syncs the file.
+    /// (A recorder dropped without this still closes its queue, and the writer ends on its
+    /// own, but nobody waits for it or hears of a failed write.)
+    pub fn finish(self) -> Result<Recorded, TableFileError> {
+        let Recorder { keep, writer, path } = self;
+        let dropped = keep.dropped.load(Relaxed);
+        // Closing the channel ends the writer's loop after the last entry.
+        drop(keep);
+        let source = match writer.join() {
+            Ok(Ok(written)) => return Ok(Recorded { written, dropped }),
+            Ok(Err(e)) => e,
+            Err(_) => std::io::Error::other("the writer thread failed"),
+        };
+        Err(TableFileError::Io { path, source })
+    }
+}
+
+/// The writer thread: each entry a line, flushed whenever the queue runs dry, so that what
+/// the search found is on disk within moments of its finding it.
+fn write_all(rx: Receiver<(u64, Entry)>, mut out: BufWriter<File>) -> Result<u64, std::io::Error> {
+    let mut n = 0u64;
+    while let Ok((key, entry)) = rx.recv() {
+        writeln!(out, "{}", format_line(key, &entry))?;
+        n += 1;
+        while let Ok((key, entry)) = rx.try_recv() {
+            writeln!(out, "{}", format_line(key, &entry))?;
+            n += 1;
+        }
+        out.flush()?;
+    }
+    out.flush()?;
+    out.get_ref().sync_data()?;
+    Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp(name: &str) -> PathBuf {
+        std::env::temp_dir().join(format!("cutoff-ttfile-{name}-{}", std::process::id()))
+    }
+
+    fn entry(value: i16, bound: Bound) -> Entry {
+        Entry {
+            value,
+            bound,
+            mv: 3,
+            depth: 30,
+            work: 21,
+        }
+    }
+
+    #[test]
+    fn lines_round_trip_and_damage_is_seen() {
+        for (key, e) in [
+            (0u64, entry(0, Bound::Exact)),
+            (u64::MAX, entry(-21, Bound::Upper)),
+            (0x1234_5678_9abc_def0, entry(i16::MIN, Bound::Lower)),
+        ] {
+            let line = format_line(key, &e);
+            assert_eq!(parse_line(&line), Some((key, e)), "{line}");
+            // Any one character changed is caught by the check or the syntax.
+            for i in 0..line.len() {
+                let mut bad = line.clone().into_bytes();
+                bad[i] = if bad[i] == b'1' { b'2' } else { b'1' };
+                let bad = String::from_utf8(bad).unwrap();
+                if bad != line {
+                    assert_eq!(parse_line(&bad), None, "{bad}");
+                }
+            }
+            assert_eq!(parse_line(&line[..line.len() - 1]), None);
+        }
+    }
+
+    #[test]
+    fn recorded_entries_load_into_a_fresh_table() {
+        let path = temp("round");
+        std::fs::remove_file(&path).ok();
+        let tt = TranspositionTable::new(1);
+        assert_eq!(
+            load(&path, "g 1", &tt).unwrap(),
+            Loaded::default(),
+            "no file yet"
+        );
+        let rec = Recorder::start(&path, "g 1", 10).unwrap();
+        assert_eq!(rec.keep().min_nodes(), 10);
+        rec.keep().offer(42, entry(5, Bound::Lower));
+        rec.keep().offer(43, entry(-2, Bound::Exact));
+        let done = rec.finish().unwrap();
+        assert_eq!(
+            done,
+            Recorded {
+                written: 2,
+                dropped: 0
+            }
+        );
+        // A second run appends below the same header.
+        let rec = Recorder::start(&path, "g 1", 10).unwrap();
+        rec.keep().offer(42, entry(7, Bound::Exact));
+        rec.finish().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().filter(|l| l.starts_with("cutoff")).count(), 1);
+        let tt = TranspositionTable::new(1);
+        let got = load(&path, "g 1", &tt).unwrap();
+        assert_eq!(
+            got,
+            Loaded {
+                entries: 3,
+                torn: false
+            }
+        );
+        let mut s = TtStats::default();
+        assert_eq!(
+            tt.probe(42, &mut s).map(|e| (e.value, e.bound)),
+            Some((7, Bound::Exact))
+        );
+        assert_eq!(tt.probe(43, &mut s).map(|e| e.value), Some(-2));
+        // Another game's file is refused.
+        let e = load(&path, "g 2", &tt).unwrap_err().to_string();
+        assert!(e.contains("holds entries for g 1, not for g 2"), "{e}");
+        // A torn last line is skipped; a damaged line before it is an error.
+        std::fs::write(&path, format!("{text}00ab 3 E")).unwrap();
+        let got = load(&path, "g 1", &TranspositionTable::new(1)).unwrap();
+        assert_eq!(
+            got,
+            Loaded {
+                entries: 3,
+                torn: true
+            }
+        );
+        let mut lines: Vec<&str> = text.lines().collect();
+        lines.insert(1, "00ab 3 E 1 2 3 00000000");
+        std::fs::write(&path, lines.join("\n")).unwrap();
+        let e = load(&path, "g 1", &tt).unwrap_err().to_string();
+        assert!(e.ends_with("line 2: damaged entry"), "{e}");
+        std::fs::write(&path, "hello\n").unwrap();
+        let e = load(&path, "g 1", &tt).unwrap_err().to_string();
+        assert!(e.contains("line 1: not a table file"), "{e}");
+        std::fs::remove_file(&path).ok();
+    }
+}

@@ -4,7 +4,8 @@
 //! 83 s for its seven moves on two cores).
 //!
 //! A book is text (a byte-order mark at its start is skipped, as by every input): `#`
-//! comments, one line `game NAME`, then one line per position, `POSITION VALUE`, the position
+//! comments, one line `game NAME`, for a Connect Four board other than 7x6 with four in a
+//! row a line `board WxH` (or `board WxH/K`) right after it, then one line per position, `POSITION VALUE`, the position
 //! written as `cutoff solve` takes it (Connect Four: the columns played; the start: `-`) and
 //! its value from the side to move. Positions are looked up by the game's table key, so a
 //! mirror image finds its twin; only games whose table key is the position itself (no hash
@@ -95,6 +96,9 @@ pub enum BookError {
     /// A position before the `game` line.
     #[error("a `game NAME` line comes first")]
     GameFirst,
+    /// A `board` line that is not right after the `game` line, or not a board.
+    #[error("{0}")]
+    BadBoard(String),
     /// A value that is not a number.
     #[error("bad value {}", cutoff::game::quote_max(.0, 20))]
     BadValue(String),
@@ -164,7 +168,7 @@ pub enum BookError {
         /// The best of its moves.
         best: Value,
     },
-    /// A book of another game than the one a command looks positions up in.
+    /// A book of another game (or board) than the one a command looks positions up in.
     #[error("the book is for {book}, not {}", cutoff::game::quote_max(.game, 40))]
     WrongGame {
         /// The book's game.
@@ -212,15 +216,15 @@ pub const BUILTIN: &str = "builtin";
 /// positions up in): [`BUILTIN`] is the book in the binary, anything else a file, read as
 /// untrusted input (a regular file, at most [`crate::files::INPUT_LIMIT`] bytes of UTF-8) and
 /// checked by [`read`]. Errors are one line naming the file and, where it applies, its line.
-pub fn load(spec: &str, game: &str) -> Result<Book, BookError> {
+pub fn load(spec: &str, game: &str, board: Option<&str>) -> Result<Book, BookError> {
     if spec == BUILTIN {
         let book = builtin()?;
-        book.check_game(game)?;
+        book.check_game(game, board)?;
         return Ok(book.clone());
     }
     let file = crate::files::open_regular(std::path::Path::new(spec))?;
     let text = crate::files::read_limited(file, crate::files::Input::file(spec))?;
-    read(&text, game).map_err(|e| BookError::InFile {
+    read(&text, game, board).map_err(|e| BookError::InFile {
         path: spec.to_string(),
         source: Box::new(e),
     })
@@ -228,9 +232,9 @@ pub fn load(spec: &str, game: &str) -> Result<Book, BookError> {
 
 /// A book's text read and checked ([`Book::parse`]) and found to be for `game`
 /// ([`Book::check_game`]): what `cutoff analyse --book FILE` does with the file's text.
-pub fn read(text: &str, game: &str) -> Result<Book, BookError> {
+pub fn read(text: &str, game: &str, board: Option<&str>) -> Result<Book, BookError> {
     let book = Book::parse(text)?;
-    book.check_game(game)?;
+    book.check_game(game, board)?;
     Ok(book)
 }
 
@@ -239,6 +243,8 @@ pub fn read(text: &str, game: &str) -> Result<Book, BookError> {
 pub struct Book {
     /// The game it is for, as the command line names it.
     pub game: String,
+    /// Its board, when not the game's default ([`Describe::board`]: Connect Four's `WxH`).
+    pub board: Option<String>,
     /// Value from the side to move, by table key.
     values: HashMap<u64, Value>,
 }
@@ -343,6 +349,7 @@ impl Book {
         let mut kind = None;
         // Each position's line number, argument and value, for the checks between entries.
         let mut entries: Vec<(usize, Option<&str>, Value)> = Vec::new();
+        let mut shape_args = crate::position::BoardArgs::default();
         for (i, line) in text.lines().enumerate() {
             let at = |e: BookError| e.at(i + 1);
             let line = line.trim();
@@ -368,6 +375,29 @@ impl Book {
                 kind = Some(parsed);
                 continue;
             }
+            if first == Some("board") {
+                // Right after the game line: the positions are read on it.
+                if kind.is_none() || !entries.is_empty() || book.board.is_some() {
+                    return Err(at(BookError::BadBoard(
+                        "a `board` line comes once, right after the `game` line".into(),
+                    )));
+                }
+                let spec = second.unwrap_or("");
+                let shape =
+                    crate::position::parse_shape(spec).map_err(|e| at(BookError::BadBoard(e)))?;
+                if u64::from(shape.0) * u64::from(shape.1 + 1) > 64 {
+                    return Err(at(BookError::BadBoard(format!(
+                        "books are for boards of at most 64 bits (width x (height + 1)), \
+                         not {spec}"
+                    ))));
+                }
+                shape_args = crate::position::BoardArgs {
+                    board: Some((shape.0, shape.1)),
+                    connect: Some(shape.2),
+                };
+                book.board = Some(crate::position::shape_name(shape));
+                continue;
+            }
             let kind = kind.ok_or_else(|| at(BookError::GameFirst))?;
             let (Some(pos), Some(value)) = (first, second) else {
                 return Err(at(BookError::NotAnEntry));
@@ -377,7 +407,8 @@ impl Book {
                 .map_err(|_| at(BookError::BadValue(value.to_string())))?;
             // An empty position (the start) is written `-`.
             let arg = (pos != "-").then_some(pos);
-            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(|e| at(e.into()))?;
+            let game = AnyGame::parse(&GameArgs::new(kind, arg).on(shape_args))
+                .map_err(|e| at(e.into()))?;
             let key = game.visit(Entry { value }).map_err(at)?;
             if book.values.insert(key, value).is_some_and(|v| v != value) {
                 return Err(at(BookError::Conflict));
@@ -393,7 +424,8 @@ impl Book {
         // Every entry is in: the check between them does not depend on their order.
         for (line, arg, value) in entries {
             let at = |e: BookError| e.at(line);
-            let game = AnyGame::parse(&GameArgs::new(kind, arg)).map_err(|e| at(e.into()))?;
+            let game = AnyGame::parse(&GameArgs::new(kind, arg).on(shape_args))
+                .map_err(|e| at(e.into()))?;
             game.visit(Negamax {
                 value,
                 values: &book.values,
@@ -406,13 +438,17 @@ impl Book {
     /// `Ok` if the book is for the game named `game`, else an error naming both: a command
     /// given a book looks positions up in it only after this check, so that a book of another
     /// game is not ignored without a word ([`Book::value`] finds nothing in one).
-    pub fn check_game(&self, game: &str) -> Result<(), BookError> {
-        if self.game == game {
+    pub fn check_game(&self, game: &str, board: Option<&str>) -> Result<(), BookError> {
+        if self.game == game && self.board.as_deref() == board {
             Ok(())
         } else {
+            let named = |g: &str, b: Option<&str>| match b {
+                Some(b) => format!("{g} {b}"),
+                None => g.to_string(),
+            };
             Err(BookError::WrongGame {
-                book: self.game.clone(),
-                game: game.to_string(),
+                book: named(&self.game, self.board.as_deref()),
+                game: named(game, board),
             })
         }
     }
@@ -420,7 +456,7 @@ impl Book {
     /// The value of `pos` from its side to move, if the book has it and is for `game` (the
     /// server looks every game up in the built-in book: other games find nothing).
     pub fn value<G: Describe>(&self, game: &G, pos: &G::Pos) -> Option<Value> {
-        if game.name() != self.game {
+        if game.name() != self.game || game.board() != self.board {
             return None;
         }
         self.values
@@ -535,6 +571,9 @@ pub fn build<G: Describe>(
     }
     let mut text = String::from(header);
     text.push_str(&format!("game {}\n", game.name()));
+    if let Some(board) = game.board() {
+        text.push_str(&format!("board {board}\n"));
+    }
     for l in &lines {
         let v = l.value.expect("every position is valued");
         text.push_str(&format!(
@@ -606,6 +645,32 @@ mod tests {
     }
 
     #[test]
+    fn a_book_names_its_board_and_is_read_on_it() {
+        // Column 8 exists on 8x4 only (8181 is a draw there, `cutoff solve` says; the
+        // checks a book passes do not search, so they cannot say otherwise).
+        let book = Book::parse("game connect4\nboard 8x4\n8181 0\n").unwrap();
+        assert_eq!(book.board.as_deref(), Some("8x4"));
+        book.check_game("connect4", Some("8x4")).unwrap();
+        let e = book.check_game("connect4", None).unwrap_err().to_string();
+        assert_eq!(e, "the book is for connect4 8x4, not connect4");
+        let e = refused("game connect4\n8181 0\n");
+        assert!(e.starts_with("book line 2: bad move '8'"), "{e}");
+        let e = refused("game connect4\n4 1\nboard 8x4\n");
+        assert!(
+            e.contains("line 3: a `board` line comes once, right after"),
+            "{e}"
+        );
+        let e = refused("board 8x4\ngame connect4\n");
+        assert!(e.contains("line 1: a `board` line comes once"), "{e}");
+        let e = refused("game connect4\nboard eight\n");
+        assert!(e.contains("line 2: invalid board 'eight'"), "{e}");
+        let e = refused("game connect4\nboard 10x7\n");
+        assert!(e.contains("at most 64 bits"), "{e}");
+        let e = refused("game connect4\nboard 3x7\n1 0\n");
+        assert!(e.contains("line 3"), "{e}");
+    }
+
+    #[test]
     fn a_position_where_the_game_is_over_is_refused() {
         // X's fourth stone in column 4 has won.
         let e = refused("game connect4\n4343434 5\n");
@@ -673,12 +738,12 @@ mod tests {
     #[test]
     fn the_game_is_checked() {
         let book = builtin().unwrap();
-        book.check_game("connect4").unwrap();
-        let e = book.check_game("tictactoe").unwrap_err();
+        book.check_game("connect4", None).unwrap();
+        let e = book.check_game("tictactoe", None).unwrap_err();
         assert!(matches!(e, BookError::WrongGame { .. }), "{e:?}");
         let e = e.to_string();
         assert_eq!(e, "the book is for connect4, not tictactoe");
-        let e = read("game connect4\n", "sim").unwrap_err().to_string();
+        let e = read("game connect4\n", "sim", None).unwrap_err().to_string();
         assert!(e.contains("connect4") && e.contains("sim"), "{e}");
         let e = refused("game connect4\ngame connect4\n");
         assert!(e.contains("line 2: a second `game` line"), "{e}");

@@ -553,3 +553,45 @@ fn a_table_file_spares_the_next_solve_its_hardest_subtrees() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+#[test]
+fn a_book_for_another_board_is_made_read_and_kept_to_its_board() {
+    let dir = std::env::temp_dir().join(format!("cutoff-board-book-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("5x4.txt");
+    let path = file.to_str().unwrap();
+    ok(
+        &[
+            "book",
+            "connect4",
+            "--board",
+            "5x4",
+            "--plies",
+            "2",
+            "--out",
+            path,
+            "--threads",
+            "1",
+        ],
+        "",
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\ngame connect4\nboard 5x4\n"), "{text}");
+    assert!(text.contains("--board 5x4 --plies 2"), "{text}");
+    // The book's scores are the searches' own.
+    let with = analyse_json(&["connect4", "3", "--board", "5x4", "--book", path]);
+    let without = analyse_json(&["connect4", "3", "--board", "5x4"]);
+    assert_eq!(with["moves"], without["moves"], "{with}");
+    let e = refused(&["analyse", "connect4", "3", "--book", path]);
+    assert!(
+        e.contains("the book is for connect4 5x4, not connect4"),
+        "{e}"
+    );
+    let e = refused(&[
+        "analyse", "connect4", "3", "--board", "5x4", "--book", "builtin",
+    ]);
+    assert!(
+        e.contains("the book is for connect4, not connect4 5x4"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

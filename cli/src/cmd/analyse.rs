@@ -65,9 +65,6 @@ impl GameVisitor for Analyse<'_> {
         let book = match self.args.book.as_deref() {
             None => None,
             Some(spec) => {
-                if let Some(board) = game.board() {
-                    return Err(CliError::default_board_only("opening books", &board));
-                }
                 if spec == crate::book::BUILTIN && std::path::Path::new(spec).exists() {
                     // The word wins over the file: say so, the file is one `./` away.
                     eprintln!(
@@ -75,7 +72,11 @@ impl GameVisitor for Analyse<'_> {
                          write --book ./builtin for the file of that name"
                     );
                 }
-                Some(crate::book::load(spec, game.name())?)
+                Some(crate::book::load(
+                    spec,
+                    game.name(),
+                    game.board().as_deref(),
+                )?)
             }
         };
         let engine = Engine {

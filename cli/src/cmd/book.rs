@@ -42,6 +42,14 @@ pub fn run(args: &Args) -> CliResult {
     super::table_mib(args.tt_mb)?;
     let threads = super::threads(args.threads)?;
     let game = AnyGame::parse(&args.game)?;
+    if let AnyGame::Connect4Board128(g) = &game {
+        return Err(CliError::invalid(format!(
+            "opening books are for boards of at most 64 bits, whose table key is the position \
+             itself: the {} board takes {}",
+            g.shape_name(),
+            crate::position::board_bits(*g.geometry())
+        )));
+    }
     game.visit(Build { args, threads })
 }
 
@@ -55,9 +63,6 @@ impl GameVisitor for Build<'_> {
     type Output = CliResult;
 
     fn visit<G: Describe>(self, game: &G) -> CliResult {
-        if let Some(board) = game.board() {
-            return Err(CliError::default_board_only("opening books", &board));
-        }
         let args = self.args;
         let tt = super::table(args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;
@@ -71,12 +76,19 @@ impl GameVisitor for Build<'_> {
         // What the header quotes from the command line is kept to one printable line: a
         // newline in a name would end the comment and let the rest be read as book lines.
         let shown_from = from.map(crate::files::one_line);
+        let shape = &args.game.shape;
         let command = format!(
-            "cutoff book {}{} --plies {} --out {}",
+            "cutoff book {}{}{}{} --plies {} --out {}",
             game.name(),
             shown_from
                 .as_ref()
                 .map_or(String::new(), |p| format!(" {p}")),
+            shape
+                .board
+                .map_or(String::new(), |(w, h)| format!(" --board {w}x{h}")),
+            shape
+                .connect
+                .map_or(String::new(), |k| format!(" --connect {k}")),
             args.plies,
             crate::files::one_line(&args.out)
         );

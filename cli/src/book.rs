@@ -743,7 +743,9 @@ mod tests {
         assert!(matches!(e, BookError::WrongGame { .. }), "{e:?}");
         let e = e.to_string();
         assert_eq!(e, "the book is for connect4, not tictactoe");
-        let e = read("game connect4\n", "sim", None).unwrap_err().to_string();
+        let e = read("game connect4\n", "sim", None)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("connect4") && e.contains("sim"), "{e}");
         let e = refused("game connect4\ngame connect4\n");
         assert!(e.contains("line 2: a second `game` line"), "{e}");

@@ -106,6 +106,9 @@ pub enum ShardError {
     /// More moves than a count holds.
     #[error("too many moves")]
     TooManyMoves,
+    /// A header's board that cannot be read.
+    #[error("{0}")]
+    Board(String),
     /// A header naming no game.
     #[error("unknown game '{}'", cutoff::game::quote(.0))]
     UnknownGame(String),
@@ -869,6 +872,10 @@ pub struct GameSpec {
     /// a file), so that no pass is ever run on another file of that name.
     #[serde(default)]
     pub position_sha256: Option<String>,
+    /// Connect Four: the board, `WxH` or `WxH/K`, where the command line chose one (absent:
+    /// the default 7x6 with four in a row, as in split files from before boards were chosen).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
 }
 
 impl GameSpec {
@@ -886,6 +893,10 @@ impl GameSpec {
                 cutoff::Player::Second => "min".into(),
             },
             position_sha256: None,
+            board: args
+                .shape
+                .given()
+                .then(|| crate::position::shape_name(args.shape.shape())),
         }
     }
 
@@ -900,6 +911,13 @@ impl GameSpec {
         args.seed = self.seed;
         args.order = crate::position::parse_order(&self.order)?;
         args.root = crate::position::parse_root(&self.root)?;
+        if let Some(board) = &self.board {
+            let (w, h, k) = crate::position::parse_shape(board).map_err(ShardError::Board)?;
+            args.shape = crate::position::BoardArgs {
+                board: Some((w, h)),
+                connect: Some(k),
+            };
+        }
         Ok(args)
     }
 

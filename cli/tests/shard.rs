@@ -162,6 +162,22 @@ fn connect4_split_merges_to_the_solved_value() {
 }
 
 #[test]
+fn connect4_splits_on_other_boards_merge_to_the_solved_value() {
+    // The split file records the board; every later pass plays on it.
+    agrees_with_solve("c4-5x4", &["connect4", "3", "--board", "5x4"], 2, 3);
+    agrees_with_solve(
+        "c4-10x4",
+        &["connect4", "10,1,5,5", "--board", "10x4", "--connect", "3"],
+        1,
+        2,
+    );
+    // A 128-bit board, 44 stones in.
+    let late =
+        "7,7,1,5,9,8,7,5,8,6,4,9,3,5,3,2,5,9,3,5,2,2,6,8,9,2,6,7,7,4,9,8,8,9,5,1,9,1,2,7,1,8,2,6";
+    agrees_with_solve("c4-9x7", &["connect4", late, "--board", "9x7"], 2, 2);
+}
+
+#[test]
 fn tictactoe_split_merges_to_the_solved_value() {
     agrees_with_solve("ttt", &["tictactoe"], 2, 3);
     agrees_with_solve("ttt2", &["tictactoe", "X../.O./..."], 3, 2);

@@ -127,13 +127,6 @@ pub enum CliError {
 }
 
 impl CliError {
-    /// The refusal of a command that works on a game's default board only, given `board`.
-    pub fn default_board_only(what: &str, board: &str) -> CliError {
-        CliError::Invalid(format!(
-            "--board/--connect {board}: {what} work on the standard 7x6 board with four in a row only"
-        ))
-    }
-
     /// The command's own refusal, `msg`.
     pub fn invalid(msg: impl Into<String>) -> CliError {
         CliError::Invalid(msg.into())

@@ -87,9 +87,6 @@ struct SplitGame<'a> {
 impl GameVisitor for SplitGame<'_> {
     type Output = CliResult;
     fn visit<G: Describe>(self, game: &G) -> CliResult {
-        if let Some(board) = game.board() {
-            return Err(CliError::default_board_only("split files", &board));
-        }
         split(game, self.args, self.depth, self.sha)
     }
 }

@@ -152,6 +152,28 @@ fn analyse_and_solve_answer_as_the_command_line_does() {
     assert_eq!(status, 400);
     let (status, j) = s.json("/api/health");
     assert_eq!((status, j["ok"].clone()), (200, Json::Bool(true)));
+    // Other boards, as the page's links give them: the scores are the command line's.
+    let (status, j) = s.json("/api/analyse?game=connect4&board=5x4&pos=3");
+    assert_eq!(status, 200, "{j}");
+    let cli = cli_json(&["analyse", "connect4", "3", "--board", "5x4", "--json"]);
+    assert_eq!(
+        (j["moves"].clone(), j["value"].clone()),
+        (cli["moves"].clone(), cli["value"].clone())
+    );
+    assert_eq!(j["moves"].as_array().map(Vec::len), Some(5));
+    let (status, j) = s.json("/api/analyse?game=connect4&board=10x4%2F3&pos=10%2C1");
+    assert_eq!(status, 200, "{j}");
+    let cli = cli_json(&[
+        "analyse",
+        "connect4",
+        "10,1",
+        "--board",
+        "10x4",
+        "--connect",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(j["moves"], cli["moves"]);
 }
 
 #[test]
@@ -162,6 +184,17 @@ fn bad_requests_get_a_4xx_and_one_line() {
         ("/api/analyse", 400, "missing game"),
         ("/api/analyse?game=connect4&pos=4444444", 400, "full"),
         ("/api/analyse?game=connect4&pos=8", 400, "8"),
+        (
+            "/api/analyse?game=connect4&board=7by6",
+            400,
+            "invalid board",
+        ),
+        ("/api/analyse?game=connect4&board=10x12", 400, "128 bits"),
+        (
+            "/api/analyse?game=tictactoe&board=5x4",
+            400,
+            "board is for connect4",
+        ),
         ("/api/solve?game=tree&pos=/etc/passwd", 400, "unknown game"),
         ("/api/analyse?game=connect4&pos=%1b%5b31m", 400, "bad move"),
         ("/api/nothing", 404, "no such API call"),

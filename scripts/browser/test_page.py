@@ -14,7 +14,10 @@ screenshot of the play view, and plays a whole game against the solver, which mu
 every move, until the page says the game is over. Then the alpha-beta view: the exercise tree stepped through
 with alpha-beta evaluates 7 leaves and draws 1.2.3-1.2.5 and 2.2 as pruned; minimax
 evaluates all 12; the chance tree with Star1 and Star2 and the three-player tree with max^n
-show their cuts and values. Exit status 0 when every check holds.
+show their cuts and values. Other boards: a 5x4 position from its link (five columns, the
+scores `CUTOFF analyse ... --board 5x4` gives, the board kept in the link after a move), a
+10x4 position with commas, and a new 6x5 game from the Board field. Exit status 0 when every
+check holds.
 """
 
 import json
@@ -83,6 +86,7 @@ def main():
             page.click('g[data-col="4"]')
             expect(page.locator("#pos")).to_have_text(re.compile(r"^4[1-7]$"), timeout=15000)
             play_a_game(page)
+            check_other_boards(page, url, cutoff)
             check_tree(page, url, shots)
             assert not errors, errors
             browser.close()
@@ -90,6 +94,40 @@ def main():
         server.terminate()
         server.wait(timeout=10)
     print("ok: the page plays 4453 and shows the seven scores `cutoff analyse` gives")
+
+
+def check_other_boards(page, url, cutoff):
+    """The page draws and plays other boards, with the board in its link."""
+    small = json.loads(
+        subprocess.run(
+            [cutoff, "analyse", "connect4", "3", "--board", "5x4", "--json"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
+    page.goto(url + "?game=connect4&board=5x4&pos=3")
+    page.wait_for_selector('g[data-col="5"]')
+    assert page.locator('g[data-col="6"]').count() == 0
+    page.wait_for_selector("#scores tbody tr", timeout=30000)
+    check_scores(page, {m["move"]: m["value"] for m in small["moves"]})
+    expect(page.locator("#pos")).to_have_text("3 on 5x4")
+    page.select_option("#opponent", "person")
+    page.click('g[data-col="5"]')
+    expect(page.locator("#pos")).to_have_text("35 on 5x4")
+    assert "board=5x4" in page.url and page.url.endswith("pos=35"), page.url
+    # Wider than 9: the columns are written with commas.
+    page.goto(url + "?game=connect4&board=10x4&pos=10%2C1")
+    page.wait_for_selector('g[data-col="10"]')
+    page.select_option("#opponent", "person")
+    page.click('g[data-col="2"]')
+    expect(page.locator("#pos")).to_have_text("10,1,2 on 10x4")
+    # A new game on the board typed in the Board field.
+    page.fill("#shape", "6x5")
+    page.dispatch_event("#shape", "change")
+    page.wait_for_selector('g[data-col="6"]')
+    assert page.locator('g[data-col="7"]').count() == 0
+    expect(page.locator("#pos")).to_have_text("(start) on 6x5")
 
 
 def play_a_game(page):

@@ -159,6 +159,8 @@ async fn health() -> Response {
 struct Position {
     game: Option<String>,
     pos: Option<String>,
+    /// Connect Four's board, `WxH` or `WxH/K` (default 7x6 with four in a row).
+    board: Option<String>,
     /// `/api/solve` only: a time budget in ms (iterative deepening, keeping the last finished
     /// depth: exact if it reaches the end, else the best move at the depth reached).
     time_ms: Option<u64>,
@@ -182,10 +184,22 @@ fn parse(q: &Position) -> Result<AnyGame, Failure> {
             ))
         })?;
     let pos = q.pos.as_deref().filter(|p| !p.is_empty());
-    if pos.is_some_and(|p| p.len() > 200) {
-        return Err(Failure::bad("position longer than 200 bytes"));
+    // The longest position: every cell of the largest board, columns past 9 with commas.
+    if pos.is_some_and(|p| p.len() > 400) {
+        return Err(Failure::bad("position longer than 400 bytes"));
     }
-    AnyGame::parse(&GameArgs::new(kind, pos)).map_err(|e| Failure::bad(e.to_string()))
+    let mut args = GameArgs::new(kind, pos);
+    if let Some(board) = q.board.as_deref() {
+        if kind != GameKind::Connect4 {
+            return Err(Failure::bad(format!("board is for connect4, not {name}")));
+        }
+        let (w, h, k) = crate::position::parse_shape(board).map_err(Failure::bad)?;
+        args.shape = crate::position::BoardArgs {
+            board: Some((w, h)),
+            connect: Some(k),
+        };
+    }
+    AnyGame::parse(&args).map_err(|e| Failure::bad(e.to_string()))
 }
 
 /// Raises the stop flag when dropped: a request whose client went away drops its handler's

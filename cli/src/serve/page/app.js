@@ -5,11 +5,38 @@
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
 const state = { game: "connect4", moves: [], scores: null, busy: false, request: null };
+// Connect Four's board: width, height and the stones in a winning line (?board=WxH or WxH/K).
+const STANDARD = { w: 7, h: 6, k: 4 };
+state.shape = STANDARD;
 
-// Connect Four: the position is the columns played (1-7). Tic-tac-toe: the cells (1-9).
+// `WxH` or `WxH/K` as the command line's --board takes it, within its limits; null if not.
+function parseShape(text) {
+  const m = /^(\d{1,3})x(\d{1,3})(?:\/(\d))?$/.exec(text || "");
+  if (!m) return null;
+  const [w, h, k] = [Number(m[1]), Number(m[2]), m[3] ? Number(m[3]) : 4];
+  return w >= 4 && h >= 4 && w * (h + 1) <= 128 && k >= 3 && k <= 6 ? { w, h, k } : null;
+}
+
+function standard() {
+  const s = state.shape;
+  return s.w === 7 && s.h === 6 && s.k === 4;
+}
+
+function shapeText() {
+  const s = state.shape;
+  return `${s.w}x${s.h}` + (s.k === 4 ? "" : `/${s.k}`);
+}
+
+// The board's part of a link or an API request: nothing on the standard board.
+function boardParam() {
+  return state.game === "connect4" && !standard() ? `&board=${encodeURIComponent(shapeText())}` : "";
+}
+
+// Connect Four: the position is the columns played (1 to the width). Tic-tac-toe: the cells
+// (1-9).
 function board() {
   if (state.game === "connect4") {
-    const cols = Array.from({ length: 7 }, () => []);
+    const cols = Array.from({ length: state.shape.w }, () => []);
     state.moves.forEach((m, i) => cols[m - 1].push(i % 2 === 0 ? "x" : "o"));
     return cols;
   }
@@ -20,7 +47,8 @@ function board() {
 
 // The position as the API takes it: the move string, or the tic-tac-toe board.
 function posText() {
-  if (state.game === "connect4") return state.moves.join("");
+  // Columns past 9 need commas between them, as on the command line.
+  if (state.game === "connect4") return state.moves.join(state.shape.w > 9 ? "," : "");
   const cells = board();
   let s = "";
   for (let i = 0; i < 9; i++) {
@@ -48,15 +76,19 @@ function draw() {
   const host = $("board");
   host.textContent = "";
   if (state.game === "connect4") {
-    const svg = el("svg", { viewBox: "0 0 700 660", width: 490, role: "img" }, host);
-    el("rect", { x: 0, y: 40, width: 700, height: 620, rx: 16, class: "frame" }, svg);
+    const { w, h } = state.shape;
+    const [width, height] = [w * 100, h * 100 + 60];
+    // 70 pixels a column, at most 700 wide and 560 high.
+    const px = Math.min(70 * w, 700, (560 * width) / height);
+    const svg = el("svg", { viewBox: `0 0 ${width} ${height}`, width: px, role: "img" }, host);
+    el("rect", { x: 0, y: 40, width, height: height - 40, rx: 16, class: "frame" }, svg);
     const cols = board();
-    for (let c = 0; c < 7; c++) {
+    for (let c = 0; c < w; c++) {
       const g = el("g", { class: "cell", "data-col": c + 1 }, svg);
-      el("rect", { x: c * 100, y: 0, width: 100, height: 660, fill: "transparent" }, g);
-      for (let r = 0; r < 6; r++) {
+      el("rect", { x: c * 100, y: 0, width: 100, height, fill: "transparent" }, g);
+      for (let r = 0; r < h; r++) {
         const stone = cols[c][r];
-        el("circle", { cx: c * 100 + 50, cy: 610 - r * 100, r: 40, class: stone || "hole" }, g);
+        el("circle", { cx: c * 100 + 50, cy: height - 50 - r * 100, r: 40, class: stone || "hole" }, g);
       }
       const s = scoreOf(c + 1);
       if (s) {
@@ -88,8 +120,8 @@ function draw() {
     }
   }
   const pos = posText();
-  $("pos").textContent = pos || "(start)";
-  const link = `?game=${state.game}&pos=${encodeURIComponent(pos)}`;
+  $("pos").textContent = (pos || "(start)") + (boardParam() ? ` on ${shapeText()}` : "");
+  const link = `?game=${state.game}${boardParam()}&pos=${encodeURIComponent(pos)}`;
   $("share").href = link;
   history.replaceState(null, "", link);
   const body = $("scores").querySelector("tbody");
@@ -118,10 +150,10 @@ function draw() {
 // page knows it before any answer from the server, so no move is taken after the end.
 function over() {
   const b = board();
+  const { w, h, k: need } = state.game === "connect4" ? state.shape : { w: 3, h: 3, k: 3 };
   const cell = state.game === "connect4"
-    ? (c, r) => (c >= 0 && c < 7 && r >= 0 && r < 6 ? b[c][r] || null : null)
+    ? (c, r) => (c >= 0 && c < w && r >= 0 && r < h ? b[c][r] || null : null)
     : (c, r) => (c >= 0 && c < 3 && r >= 0 && r < 3 ? b[r * 3 + c] : null);
-  const [w, h, need] = state.game === "connect4" ? [7, 6, 4] : [3, 3, 3];
   for (let c = 0; c < w; c++) {
     for (let r = 0; r < h; r++) {
       const who = cell(c, r);
@@ -138,7 +170,7 @@ function over() {
 
 function legal(move) {
   if (over() || (state.scores && state.scores.terminal)) return false;
-  if (state.game === "connect4") return board()[move - 1].length < 6;
+  if (state.game === "connect4") return board()[move - 1].length < state.shape.h;
   return board()[move - 1] === null;
 }
 
@@ -159,7 +191,7 @@ async function play(move) {
   draw();
   $("status").textContent = "The solver is thinking...";
   try {
-    const r = await fetch(`/api/solve?game=${state.game}&pos=${encodeURIComponent(posText())}&time_ms=3000`);
+    const r = await fetch(`/api/solve?game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}&time_ms=3000`);
     const j = await r.json();
     if (!r.ok) throw new Error(j.error || r.statusText);
     // Unless the human moved on meanwhile (undo, new game), the solver plays.
@@ -175,7 +207,7 @@ async function play(move) {
 // scores).
 function analyse() {
   if (state.request) state.request.close();
-  const url = `/api/analyse/stream?game=${state.game}&pos=${encodeURIComponent(posText())}`;
+  const url = `/api/analyse/stream?game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}`;
   const es = new EventSource(url);
   state.request = es;
   state.busy = true;
@@ -231,8 +263,12 @@ function load() {
   state.game = q.get("game") === "tictactoe" ? "tictactoe" : "connect4";
   $("game").value = state.game;
   const pos = q.get("pos") || "";
+  state.shape = parseShape(q.get("board")) || STANDARD;
+  $("shape").value = shapeText();
   if (state.game === "connect4") {
-    state.moves = [...pos].filter((c) => c >= "1" && c <= "7").map(Number);
+    const w = state.shape.w;
+    const cols = pos.includes(",") || w > 9 ? pos.split(",") : [...pos];
+    state.moves = cols.map(Number).filter((c) => Number.isInteger(c) && c >= 1 && c <= w);
   } else {
     // A board of 9 cells: X's and O's in an order that alternates (X first).
     const cells = [...pos.replace(/\//g, "")].slice(0, 9);
@@ -258,6 +294,17 @@ $("undo").addEventListener("click", () => {
   // Against the solver, undo takes back the solver's reply too.
   const n = $("opponent").value === "solver" && state.moves.length % 2 === 0 ? 2 : 1;
   state.moves.splice(Math.max(0, state.moves.length - n));
+  analyse();
+});
+// Another Connect Four board: a new game on it.
+$("shape").addEventListener("change", () => {
+  const shape = parseShape($("shape").value.trim());
+  if (!shape) {
+    $("status").textContent = "Board: WIDTHxHEIGHT or WIDTHxHEIGHT/K, both at least 4, width x (height + 1) at most 128, K from 3 to 6";
+    return;
+  }
+  state.shape = shape;
+  state.moves = [];
   analyse();
 });
 $("restart").addEventListener("click", () => {

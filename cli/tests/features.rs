@@ -588,3 +588,22 @@ fn a_book_for_another_board_is_made_read_and_kept_to_its_board() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_other_boards_sets_hold_an_independent_solvers_scores() {
+    // Scored by Steininger's solver built for each board (positions/connect4/README.md).
+    for board in ["6x6", "6x7", "7x7"] {
+        let file = root().join(format!("positions/connect4/boards/{board}.txt"));
+        let r: Json = serde_json::from_str(&ok(
+            &["suite", file.to_str().unwrap(), "--threads", "1", "--json"],
+            "",
+        ))
+        .expect("one JSON object");
+        assert_eq!(
+            (r["board"].as_str(), r["mismatches"].as_u64()),
+            (Some(board), Some(0)),
+            "{r}"
+        );
+        assert_eq!(r["positions"].as_u64(), Some(10), "{r}");
+    }
+}

@@ -541,6 +541,26 @@ fn a_table_file_spares_the_next_solve_its_hardest_subtrees() {
     );
     let e = refused(&["solve", "connect4", "--connect", "3", "--table-file", path]);
     assert!(e.contains("not for connect4 7x6/3"), "{e}");
+    // Two threads keep the subtrees they split between them too, and find the same value.
+    let two = dir.join("two.tbl");
+    let r: Json = serde_json::from_str(&ok(
+        &[
+            "solve",
+            "connect4",
+            "44536",
+            "--json",
+            "--threads",
+            "2",
+            "--table-file",
+            two.to_str().unwrap(),
+            "--table-file-nodes",
+            "5000",
+        ],
+        "",
+    ))
+    .unwrap();
+    assert_eq!(r["value"], plain["value"]);
+    assert!(r["table_file"]["written"].as_u64().unwrap() > 0, "{r}");
     let e = refused(&["solve", "tictactoe", "--table-file", path]);
     assert!(e.contains("keeps none"), "{e}");
     std::fs::remove_dir_all(&dir).ok();

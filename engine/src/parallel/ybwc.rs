@@ -189,7 +189,8 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         else {
             return Split::Declined;
         };
-        let found = self.brothers(s, rest, *alpha, chain, slot);
+        let (found, helped) = self.brothers(s, rest, *alpha, chain, slot);
+        s.add_helped(ply, helped);
         self.shared.release(slot);
         // Tasks may have stopped early for an abort anywhere above us, not only for a cutoff
         // among themselves: then their results are partial and this node's value must not be
@@ -208,7 +209,8 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
 
     /// Searches the younger brothers `rest` of a node of `s` in parallel under the split point
     /// `slot` (`chain`: the split points down to it); returns the best value found and its
-    /// move index, if any task finished.
+    /// move index, if any task finished, and the nodes the tasks took (theirs and their own
+    /// splits' helpers').
     fn brothers(
         &self,
         s: &Searcher<'g, G>,
@@ -216,10 +218,11 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         a: Value,
         chain: super::SplitChain,
         slot: u16,
-    ) -> Option<(Value, usize)> {
+    ) -> (Option<(Value, usize)>, u64) {
         let Brothers {
             ply, node, first, ..
         } = rest;
+        let helped = AtomicU64::new(0);
         let pos = s.position(ply);
         let moves = s.moves(ply).clone();
         let horizon = s.horizon();
@@ -241,6 +244,8 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
             let policy = Task::new(self.shared, chain, before, Some(self));
             let v = w.scout(ply + 1, alpha.load(Relaxed), beta, false, &policy);
             let finished = !w.stopped();
+            // The task's own nodes, and its splits' helpers' (start_task cleared them).
+            helped.fetch_add(w.nodes() - before + w.helped_total(), Relaxed);
             tally(self.per_thread, w.nodes() - before);
             policy.finish(w.nodes());
             // Counters stay in the searcher until the end; one that finds the pools full hands
@@ -263,9 +268,10 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
             }
         };
         par_claim(first, node.moves, self.claimants, &task);
-        match best.load(Relaxed) {
+        let found = match best.load(Relaxed) {
             0 => None,
             p => Some(unpack(p)),
-        }
+        };
+        (found, helped.into_inner())
     }
 }

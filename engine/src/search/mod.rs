@@ -181,6 +181,12 @@ pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
     track_pv: bool,
     /// Nodes already published to `limits.progress`.
     published: u64,
+    /// Per ply, the nodes other searchers took for the subtrees split off below the node
+    /// being searched there (YBWC): with the node count, what a split node's whole subtree
+    /// took, for `Limits::keep`. A split adds to its node's ply; a node handed to `keep`
+    /// passes its figure up to its parent's ply ([`Searcher::take_helped`]). Kept only while
+    /// `keep` is set, so the search without it pays nothing.
+    pub(crate) helped: Vec<u64>,
 }
 
 /// When a search must stop early. A stopped search's result is thrown away by its caller
@@ -233,6 +239,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             want_move: true,
             track_pv: true,
             published: 0,
+            helped: vec![0; horizon + 1],
         }
     }
 
@@ -294,6 +301,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let horizon = depth.map_or(full, |d| d.min(full));
         if horizon > self.arena.max_ply() {
             self.arena = Arena::new(root, horizon);
+            self.helped = vec![0; horizon + 1];
             let config = self.ordering.config;
             self.ordering = MoveOrdering::new(horizon, config);
         } else {
@@ -410,8 +418,33 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     /// a search whose horizon is `horizon`; no stop left over from an earlier task.
     pub(crate) fn start_task(&mut self, ply: usize, pos: G::Pos, horizon: usize) {
         self.horizon = horizon;
+        // What an abandoned task left behind is not this one's.
+        self.helped.fill(0);
         self.stopped = false;
         self.arena.ply_mut(ply).pos = pos;
+    }
+
+    /// Records that other searchers took `nodes` for the subtrees split off at `ply`.
+    pub(crate) fn add_helped(&mut self, ply: usize, nodes: u64) {
+        if let Some(h) = self.helped.get_mut(ply) {
+            *h += nodes;
+        }
+    }
+
+    /// The nodes other searchers took below the node ending at `ply`, passed on to its
+    /// parent's (the parent's subtree holds them too) and cleared for the next node there.
+    pub(crate) fn take_helped(&mut self, ply: usize) -> u64 {
+        let h = self.helped.get_mut(ply).map_or(0, std::mem::take);
+        if h > 0 && ply > 0 {
+            self.helped[ply - 1] += h;
+        }
+        h
+    }
+
+    /// The nodes other searchers took below `ply` and above, not yet passed up: what a
+    /// task's subtree owes its splitter.
+    pub(crate) fn helped_total(&self) -> u64 {
+        self.helped.iter().sum()
     }
 
     /// Makes the next node look at the budgets (a parallel worker's first node looks at the

@@ -534,7 +534,10 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 };
                 tt.store(node.key, entry, &mut self.tt_stats);
                 if let Some(keep) = self.limits.keep {
-                    if self.stats.nodes - node.nodes_before >= keep.min_nodes() {
+                    // The whole subtree's nodes: this searcher's and, where it split, the
+                    // other searchers' (see `Searcher::helped`).
+                    let helped = self.take_helped(ply);
+                    if self.stats.nodes - node.nodes_before + helped >= keep.min_nodes() {
                         keep.offer(node.key, entry);
                     }
                 }

@@ -22,7 +22,7 @@
 //! ```
 
 use cutoff::games::perfect::connect4::geometry::check_shape;
-use cutoff::games::perfect::connect4::{Bitboard, Board, Connect4, Geometry};
+use cutoff::games::perfect::connect4::{Bitboard, Board, Connect4, Fixed128, Fixed64, Geometry};
 use cutoff::games::perfect::control::{Control, ControlPos};
 use cutoff::games::perfect::random_tree::{Order, RandomPos, RandomTree};
 use cutoff::games::perfect::sim::{Sim, SimPos, EDGES};
@@ -224,11 +224,6 @@ impl BoardArgs {
     }
 }
 
-/// The bits a board's bitboard takes: a guard cell above each column.
-pub fn board_bits<G: Geometry>(g: G) -> u32 {
-    g.width() * (g.height() + 1)
-}
-
 /// A shape as the outputs write it: `WxH`, or `WxH/K` when K is not 4.
 pub fn shape_name((w, h, k): (u32, u32, u32)) -> String {
     if k == 4 {
@@ -250,15 +245,20 @@ pub trait ShapeVisitor {
 }
 
 /// Runs `work` on the empty board of `shape` (`(width, height, connect)`): the compile-time
-/// 7x6 geometry for the standard game, else a run-time board on a 64- or 128-bit word, as
-/// narrow as it fits. A shape outside the limits is an error naming them.
+/// 7x6 geometry for the standard game, a compiled-in geometry for the shapes the registry
+/// ([`crate::games`]) lists, else a run-time board on a 64- or 128-bit word, as narrow as it
+/// fits. A shape outside the limits is an error naming them.
 pub fn with_shape<V: ShapeVisitor>(
     (w, h, k): (u32, u32, u32),
     work: V,
 ) -> Result<V::Output, PositionError> {
-    if (w, h, k) == (7, 6, 4) {
+    if (w, h, k) == (7, 6, 4) && std::env::var_os("XGEN").is_none() {
         return Ok(work.visit(Connect4::new()));
     }
+    let work = match crate::games::visit_compiled((w, h, k), work) {
+        Ok(done) => return Ok(done),
+        Err(work) => work,
+    };
     check_shape(w, h, k, 128)?;
     Ok(if u64::from(w) * u64::from(h + 1) <= 64 {
         work.visit(Connect4::empty(Board::<u64>::new(w, h, k)?))
@@ -409,6 +409,28 @@ pub fn connect4(args: &GameArgs) -> Result<AnyGame, PositionError> {
     )?
 }
 
+/// A Connect Four game whose shape is compiled in ([`Fixed64`], [`Fixed128`]).
+pub trait Compiled {
+    /// Its width, height and winning line.
+    const SHAPE: (u32, u32, u32);
+    /// The empty board.
+    fn start() -> Self;
+}
+
+impl<const W: u32, const H: u32, const K: u32> Compiled for Connect4<Fixed64<W, H, K>> {
+    const SHAPE: (u32, u32, u32) = Fixed64::<W, H, K>::SHAPE;
+    fn start() -> Self {
+        Connect4::empty(Fixed64::new())
+    }
+}
+
+impl<const W: u32, const H: u32, const K: u32> Compiled for Connect4<Fixed128<W, H, K>> {
+    const SHAPE: (u32, u32, u32) = Fixed128::<W, H, K>::SHAPE;
+    fn start() -> Self {
+        Connect4::empty(Fixed128::new())
+    }
+}
+
 /// A Connect Four game as the one [`AnyGame`] variant that holds its geometry.
 pub trait IntoAnyGame {
     /// The game, boxed in its variant.
@@ -418,18 +440,6 @@ pub trait IntoAnyGame {
 impl IntoAnyGame for Connect4 {
     fn into_any(self) -> AnyGame {
         AnyGame::Connect4(Box::new(self))
-    }
-}
-
-impl IntoAnyGame for Connect4<Board<u64>> {
-    fn into_any(self) -> AnyGame {
-        AnyGame::Connect4Board64(Box::new(self))
-    }
-}
-
-impl IntoAnyGame for Connect4<Board<u128>> {
-    fn into_any(self) -> AnyGame {
-        AnyGame::Connect4Board128(Box::new(self))
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::{CliError, CliResult};
 use crate::analysis::Engine;
+use crate::games::GameKind;
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
 
 /// Arguments of `cutoff book`.
@@ -42,12 +43,13 @@ pub fn run(args: &Args) -> CliResult {
     super::table_mib(args.tt_mb)?;
     let threads = super::threads(args.threads)?;
     let game = AnyGame::parse(&args.game)?;
-    if let AnyGame::Connect4Board128(g) = &game {
+    let (w, h, k) = args.game.shape.shape();
+    if args.game.game == GameKind::Connect4 && w * (h + 1) > 64 {
         return Err(CliError::invalid(format!(
             "opening books are for boards of at most 64 bits, whose table key is the position \
              itself: the {} board takes {}",
-            g.shape_name(),
-            crate::position::board_bits(*g.geometry())
+            crate::position::shape_name((w, h, k)),
+            w * (h + 1)
         )));
     }
     game.visit(Build { args, threads })

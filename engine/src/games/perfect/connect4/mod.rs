@@ -14,7 +14,7 @@
 pub mod geometry;
 mod knowledge;
 
-pub use geometry::{Board, Geometry, Standard, Word};
+pub use geometry::{Board, Fixed128, Fixed64, Geometry, Standard, Word};
 pub use knowledge::{Connect4Knowledge, Connect4Scratch};
 
 use crate::game::{quote, Game, GameError, MoveBuffer, Notation, Player, Value};

@@ -216,6 +216,10 @@ registry! {
         Connect4C8x7 = Connect4<Fixed64<8, 7, 4>>, of Connect4, compiled;
         /// Connect Four on 9x5, compiled in.
         Connect4C9x5 = Connect4<Fixed64<9, 5, 4>>, of Connect4, compiled;
+        /// Connect Four on 8x5, compiled in.
+        Connect4C8x5 = Connect4<Fixed64<8, 5, 4>>, of Connect4, compiled;
+        /// Connect Four on 10x4, compiled in.
+        Connect4C10x4 = Connect4<Fixed64<10, 4, 4>>, of Connect4, compiled;
         /// Connect Four on 8x8, compiled in.
         Connect4C8x8 = Connect4<Fixed128<8, 8, 4>>, of Connect4, compiled;
         /// Connect Four on 10x6, compiled in.

@@ -4,7 +4,7 @@
 //! knows nothing of Connect Four, on positions near the end of random games.
 
 use cutoff::advanced::search;
-use cutoff::games::perfect::connect4::{Board, Connect4, Geometry, Word};
+use cutoff::games::perfect::connect4::{Board, Connect4, Fixed128, Fixed64, Geometry, Word};
 use cutoff::{Algorithm, Game, MoveBuffer, Solver, Value};
 
 /// The published outcome of every board with W x H <= 30, from the empty board: the winner
@@ -54,8 +54,21 @@ fn late_positions<G: Geometry>(
     game: &Connect4<G>,
     count: usize,
     stones: u32,
-    mut seed: u64,
+    seed: u64,
 ) -> Vec<Connect4<G>> {
+    late_lines(game, count, stones, seed)
+        .iter()
+        .map(|line| game.after(line).expect("a legal line"))
+        .collect()
+}
+
+/// The lines (columns from 1, with commas) of [`late_positions`].
+fn late_lines<G: Geometry>(
+    game: &Connect4<G>,
+    count: usize,
+    stones: u32,
+    mut seed: u64,
+) -> Vec<String> {
     let mut out = Vec::new();
     let mut tries = 0;
     while out.len() < count {
@@ -79,7 +92,7 @@ fn late_positions<G: Geometry>(
             pos = game.play(&pos, mv);
         }
         if pos.moves == stones && game.outcome(&pos).is_none() {
-            out.push(game.after(&line.join(",")).expect("a legal line"));
+            out.push(line.join(","));
         }
     }
     out
@@ -158,6 +171,39 @@ fn the_runtime_7x6_board_searches_as_the_standard_one() {
         assert_eq!(a.stats.nodes, b.stats.nodes, "{moves}");
         assert_eq!(a.best_move, b.best_move, "{moves}");
     }
+}
+
+/// Solves `fixed` and the run-time board of its shape at random positions of `stones`
+/// stones: the same values, node counts and best moves.
+fn compiled_as_runtime<G: Geometry>(fixed: G, stones: u32) -> usize {
+    let run = Board::<G::Word>::new(fixed.width(), fixed.height(), fixed.connect()).unwrap();
+    let start = Connect4::empty(fixed);
+    let mut checked = 0;
+    for line in late_lines(&start, 3, stones, stones as u64 * 31 + 7) {
+        let game = start.after(&line).unwrap();
+        let same = Connect4::empty(run).after(&line).unwrap();
+        let a = Solver::new(&game).threads(1).table_mib(16).run().unwrap();
+        let b = Solver::new(&same).threads(1).table_mib(16).run().unwrap();
+        let what = format!("{} {line}", game.shape_name());
+        assert_eq!(a.verdict.value(), b.verdict.value(), "{what}");
+        assert_eq!(a.stats.nodes, b.stats.nodes, "{what}");
+        assert_eq!(a.best_move, b.best_move, "{what}");
+        checked += 1;
+    }
+    checked
+}
+
+#[test]
+fn compiled_shapes_search_as_their_runtime_boards() {
+    // A shape compiled in changes nothing but speed, on either word and any line length.
+    let mut checked = 0;
+    checked += compiled_as_runtime(Fixed64::<6, 6, 4>::new(), 14);
+    checked += compiled_as_runtime(Fixed64::<9, 5, 4>::new(), 24);
+    checked += compiled_as_runtime(Fixed64::<10, 4, 4>::new(), 22);
+    checked += compiled_as_runtime(Fixed64::<8, 7, 4>::new(), 34);
+    checked += compiled_as_runtime(Fixed128::<10, 6, 4>::new(), 38);
+    checked += compiled_as_runtime(Fixed128::<7, 9, 5>::new(), 40);
+    assert_eq!(checked, 18);
 }
 
 #[test]

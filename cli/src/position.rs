@@ -21,7 +21,7 @@
 //! assert_eq!(game.visit(Name), "stones: 4 stones left, first player to move");
 //! ```
 
-use cutoff::games::perfect::connect4::geometry::check_shape;
+use cutoff::games::perfect::connect4::geometry::{check_shape, read_shape};
 use cutoff::games::perfect::connect4::{Bitboard, Board, Connect4, Fixed128, Fixed64, Geometry};
 use cutoff::games::perfect::control::{Control, ControlPos};
 use cutoff::games::perfect::random_tree::{Order, RandomPos, RandomTree};
@@ -445,34 +445,24 @@ impl IntoAnyGame for Connect4 {
 
 /// Reads a shape as the outputs write it ([`shape_name`]): `WxH`, or `WxH/K`.
 pub fn parse_shape(s: &str) -> Result<(u32, u32, u32), String> {
-    let (board, k) = match s.split_once('/') {
-        Some((b, k)) => (
-            b,
-            k.trim().parse::<u32>().map_err(|_| {
-                format!(
-                    "invalid board '{}' (expected WIDTHxHEIGHT or WIDTHxHEIGHT/K)",
-                    cutoff::game::quote(s)
-                )
-            })?,
-        ),
-        None => (s, 4),
-    };
-    let (w, h) = parse_board(board)?;
-    Ok((w, h, k))
+    let (w, h, k) = read_shape(s).ok_or_else(|| {
+        format!(
+            "invalid board '{}' (expected WIDTHxHEIGHT or WIDTHxHEIGHT/K)",
+            cutoff::game::quote(s)
+        )
+    })?;
+    Ok((w, h, k.unwrap_or(4)))
 }
 
 /// Reads `--board WxH`: two numbers joined by `x`.
 pub fn parse_board(s: &str) -> Result<(u32, u32), String> {
-    let bad = || {
-        format!(
+    match read_shape(s) {
+        Some((w, h, None)) => Ok((w, h)),
+        _ => Err(format!(
             "invalid board '{}' (expected WIDTHxHEIGHT, such as 7x6)",
             cutoff::game::quote(s)
-        )
-    };
-    let (w, h) = s.split_once(['x', 'X']).ok_or_else(bad)?;
-    let w: u32 = w.trim().parse().map_err(|_| bad())?;
-    let h: u32 = h.trim().parse().map_err(|_| bad())?;
-    Ok((w, h))
+        )),
+    }
 }
 
 /// Reads `sim [EDGES]`.

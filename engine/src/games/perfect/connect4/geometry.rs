@@ -587,6 +587,18 @@ fn centre_order(width: u32) -> impl Iterator<Item = u8> {
     cols.into_iter()
 }
 
+/// Reads a shape as the outputs write it: `WxH` (`X` too, spaces allowed around the numbers),
+/// or `WxH/K` with the winning line's length, which is `None` when not given. `None` for text
+/// of another form; the limits are [`check_shape`]'s.
+pub fn read_shape(text: &str) -> Option<(u32, u32, Option<u32>)> {
+    let (board, k) = match text.split_once('/') {
+        Some((board, k)) => (board, Some(k.trim().parse().ok()?)),
+        None => (text, None),
+    };
+    let (w, h) = board.split_once(['x', 'X'])?;
+    Some((w.trim().parse().ok()?, h.trim().parse().ok()?, k))
+}
+
 /// Checks a board's shape against the limits of a word of `bits` bits (see [`Board::new`]).
 pub fn check_shape(width: u32, height: u32, connect: u32, bits: u32) -> Result<(), GameError> {
     if width < MIN_SIDE || height < MIN_SIDE {
@@ -728,6 +740,15 @@ mod tests {
         same_as_runtime(Fixed128::<7, 9, 5>::new());
         same_as_runtime(Fixed64::<5, 5, 3>::new());
         same_as_runtime(Fixed64::<8, 6, 6>::new());
+    }
+
+    #[test]
+    fn shapes_are_read_as_written() {
+        assert_eq!(read_shape("7x6"), Some((7, 6, None)));
+        assert_eq!(read_shape(" 10X4 /3"), Some((10, 4, Some(3))));
+        for bad in ["", "7", "7x", "x6", "7x6/", "7x6/k", "7*6", "-1x6", "7x6x5"] {
+            assert_eq!(read_shape(bad), None, "{bad:?}");
+        }
     }
 
     #[test]

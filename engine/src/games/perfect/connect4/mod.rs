@@ -568,14 +568,8 @@ pub fn suite_shape(text: &str) -> Result<Option<(u32, u32, u32)>, GameError> {
                 quote(line)
             ))
         };
-        let (wh, k) = match shape.trim().split_once('/') {
-            Some((wh, k)) => (wh, k.trim().parse::<u32>().map_err(|_| bad())?),
-            None => (shape.trim(), 4),
-        };
-        let (w, h) = wh.split_once(['x', 'X']).ok_or_else(bad)?;
-        let w = w.trim().parse::<u32>().map_err(|_| bad())?;
-        let h = h.trim().parse::<u32>().map_err(|_| bad())?;
-        return Ok(Some((w, h, k)));
+        let (w, h, k) = geometry::read_shape(shape).ok_or_else(bad)?;
+        return Ok(Some((w, h, k.unwrap_or(4))));
     }
     Ok(None)
 }

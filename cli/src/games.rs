@@ -162,6 +162,7 @@ macro_rules! registry {
             work: V,
         ) -> Result<V::Output, V> {
             $( $(
+                // `$compiled` only marks the line: a repetition must name a capture.
                 let _ = stringify!($compiled);
                 if shape == <$sgame as position::Compiled>::SHAPE {
                     return Ok(work.visit(<$sgame as position::Compiled>::start()));

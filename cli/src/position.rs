@@ -21,7 +21,7 @@
 //! assert_eq!(game.visit(Name), "stones: 4 stones left, first player to move");
 //! ```
 
-use cutoff::games::perfect::connect4::geometry::{check_shape, read_shape};
+use cutoff::games::perfect::connect4::geometry::{board_bits, check_shape, read_shape};
 use cutoff::games::perfect::connect4::{Bitboard, Board, Connect4, Fixed128, Fixed64, Geometry};
 use cutoff::games::perfect::control::{Control, ControlPos};
 use cutoff::games::perfect::random_tree::{Order, RandomPos, RandomTree};
@@ -252,7 +252,7 @@ pub fn with_shape<V: ShapeVisitor>(
     (w, h, k): (u32, u32, u32),
     work: V,
 ) -> Result<V::Output, PositionError> {
-    if (w, h, k) == (7, 6, 4) && std::env::var_os("XGEN").is_none() {
+    if (w, h, k) == (7, 6, 4) {
         return Ok(work.visit(Connect4::new()));
     }
     let work = match crate::games::visit_compiled((w, h, k), work) {
@@ -260,7 +260,7 @@ pub fn with_shape<V: ShapeVisitor>(
         Err(work) => work,
     };
     check_shape(w, h, k, 128)?;
-    Ok(if u64::from(w) * u64::from(h + 1) <= 64 {
+    Ok(if board_bits(w, h) <= 64 {
         work.visit(Connect4::empty(Board::<u64>::new(w, h, k)?))
     } else {
         work.visit(Connect4::empty(Board::<u128>::new(w, h, k)?))

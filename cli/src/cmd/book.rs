@@ -5,6 +5,7 @@ use super::{CliError, CliResult};
 use crate::analysis::Engine;
 use crate::games::GameKind;
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
+use cutoff::games::perfect::connect4::geometry::board_bits;
 
 /// Arguments of `cutoff book`.
 #[derive(clap::Args)]
@@ -44,12 +45,13 @@ pub fn run(args: &Args) -> CliResult {
     let threads = super::threads(args.threads)?;
     let game = AnyGame::parse(&args.game)?;
     let (w, h, k) = args.game.shape.shape();
-    if args.game.game == GameKind::Connect4 && w * (h + 1) > 64 {
+    let bits = board_bits(w, h);
+    if args.game.game == GameKind::Connect4 && bits > 64 {
         return Err(CliError::invalid(format!(
             "opening books are for boards of at most 64 bits, whose table key is the position \
              itself: the {} board takes {}",
             crate::position::shape_name((w, h, k)),
-            w * (h + 1)
+            bits
         )));
     }
     game.visit(Build { args, threads })

@@ -184,8 +184,8 @@ pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
     /// Per ply, the nodes other searchers took for the subtrees split off below the node
     /// being searched there (YBWC): with the node count, what a split node's whole subtree
     /// took, for `Limits::keep`. A split adds to its node's ply; a node handed to `keep`
-    /// passes its figure up to its parent's ply ([`Searcher::take_helped`]). Kept only while
-    /// `keep` is set, so the search without it pays nothing.
+    /// passes its figure up to its parent's ply ([`Searcher::take_helped`]). Written at splits
+    /// and read only where `keep` is set: the serial node loop never touches it.
     pub(crate) helped: Vec<u64>,
 }
 

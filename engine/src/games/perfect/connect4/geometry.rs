@@ -599,6 +599,12 @@ pub fn read_shape(text: &str) -> Option<(u32, u32, Option<u32>)> {
     Some((w.trim().parse().ok()?, h.trim().parse().ok()?, k))
 }
 
+/// The bits a board's bitboard takes: its cells and a guard bit above each column (in `u64`,
+/// so that any `u32` sides multiply without overflow).
+pub fn board_bits(width: u32, height: u32) -> u64 {
+    u64::from(width) * (u64::from(height) + 1)
+}
+
 /// Checks a board's shape against the limits of a word of `bits` bits (see [`Board::new`]).
 pub fn check_shape(width: u32, height: u32, connect: u32, bits: u32) -> Result<(), GameError> {
     if width < MIN_SIDE || height < MIN_SIDE {
@@ -613,10 +619,10 @@ pub fn check_shape(width: u32, height: u32, connect: u32, bits: u32) -> Result<(
             CONNECT_RANGE.end()
         )));
     }
-    if (width as u64) * (height as u64 + 1) > bits as u64 {
+    if board_bits(width, height) > u64::from(bits) {
         return Err(GameError::new(format!(
             "board {width}x{height}: width x (height + 1) = {} is more than the {bits} bits of a bitboard",
-            width as u64 * (height as u64 + 1)
+            board_bits(width, height)
         )));
     }
     Ok(())

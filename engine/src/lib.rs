@@ -65,6 +65,7 @@ mod names;
 pub mod ordering;
 pub(crate) mod parallel;
 pub mod players;
+pub mod proof;
 pub mod rng;
 pub(crate) mod search;
 pub mod solver;

@@ -219,6 +219,7 @@ pub struct Solver<'a, G: Game> {
     keep: Option<&'a Keep>,
     known: Option<Known<'a, G>>,
     move_progress: Option<&'a MoveProgress>,
+    want_move: bool,
 }
 
 /// Exact values known without a search (see [`Solver::known_values`]).
@@ -246,6 +247,7 @@ impl<'a, G: Game> Solver<'a, G> {
             keep: None,
             known: None,
             move_progress: None,
+            want_move: true,
         }
     }
 
@@ -277,6 +279,13 @@ impl<'a, G: Game> Solver<'a, G> {
     /// lies strictly between them, else the bound proved (at most `lo`, or at least `hi`).
     pub fn window(mut self, window: Option<(Value, Value)>) -> Self {
         self.window = window;
+        self
+    }
+
+    /// Whether to find a best move and its line once the value is known (default true). A
+    /// test that needs only the value or bound skips the searches that rebuild the line.
+    pub fn want_move(mut self, want: bool) -> Self {
+        self.want_move = want;
         self
     }
 
@@ -530,7 +539,7 @@ impl<'a, G: Game> Solver<'a, G> {
         let config = ParallelConfig {
             weak: self.weak,
             window: self.window,
-            want_move: true,
+            want_move: self.want_move,
             depth: self.depth,
             ..self.parallel
         };
@@ -618,6 +627,7 @@ impl<'a, G: Game> Solver<'a, G> {
             let mut s = Searcher::new(self.game, self.root, self.depth)
                 .weak(self.weak)
                 .window(self.window)
+                .want_move(self.want_move)
                 .limits(Limits {
                     nodes: cap,
                     ..limits

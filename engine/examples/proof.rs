@@ -1,0 +1,77 @@
+//! What a proof by hypothesis over a frontier costs against a direct solve, on one Connect
+//! Four position (docs/measurements/distributed.md):
+//!
+//! ```sh
+//! cargo run --release -p cutoff --example proof -- 4453 1
+//! ```
+//!
+//! The arguments: the position's moves and the number of workers (each with a 16 MiB table).
+
+use cutoff::games::perfect::connect4::Connect4;
+use cutoff::proof::{prove, Config};
+use cutoff::solver::Solver;
+use cutoff::Game;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(moves), Some(workers)) = (args.get(1), args.get(2)) else {
+        eprintln!("usage: proof MOVES WORKERS");
+        std::process::exit(2);
+    };
+    let game = match Connect4::from_moves(moves) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let Ok(workers) = workers.parse::<usize>() else {
+        eprintln!("WORKERS must be a number, not '{workers}'");
+        std::process::exit(2);
+    };
+    let direct = match Solver::new(&game).threads(1).table_mib(16).run() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(1);
+        }
+    };
+    println!(
+        "direct: {:?}, {} nodes, {} ms",
+        direct.verdict,
+        direct.stats.nodes,
+        direct.elapsed.as_millis()
+    );
+    println!("| depth | guess nodes | value | nodes | / direct | guesses | jobs | cancelled | rounds | largest round | tests | frontier | tested |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for depth in [2usize, 3, 4] {
+        for guess_nodes in [1_000u64, 20_000] {
+            let config = Config {
+                depth,
+                guess_nodes,
+                table_mib: 16,
+                workers,
+            };
+            match prove(&game, game.initial(), config) {
+                Ok(out) => println!(
+                    "| {depth} | {guess_nodes} | {} | {} | {:.2} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    out.value,
+                    out.nodes(),
+                    out.nodes() as f64 / direct.stats.nodes.max(1) as f64,
+                    out.guess_nodes,
+                    out.jobs,
+                    out.cancelled,
+                    out.rounds,
+                    out.largest_round,
+                    out.tests,
+                    out.frontier,
+                    out.leaves_tested
+                ),
+                Err(e) => {
+                    eprintln!("{e}");
+                    std::process::exit(1);
+                }
+            }
+        }
+    }
+}

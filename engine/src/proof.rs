@@ -19,6 +19,7 @@
 //! every answer proves are kept and reused by the later tests.
 
 use crate::game::{Game, MoveBuffer, Value};
+use crate::knowledge::Knowledge;
 use crate::solver::{SolveError, Solver, Verdict};
 use crate::tt::TranspositionTable;
 use std::collections::HashMap;
@@ -155,8 +156,12 @@ impl<G: Game> Plan<G> {
             }
             let mut moves = G::Moves::default();
             game.moves(&pos, &mut moves);
+            // The game's static ordering breaks ties between equal guesses: the proof tries
+            // first the move the search would try first.
+            let mut order: Vec<G::Move> = moves.as_slice().to_vec();
+            order.sort_by_key(|&mv| std::cmp::Reverse(G::Knowledge::move_hint(game, &pos, mv)));
             let first = plan.kids.len();
-            for &mv in moves.as_slice() {
+            for &mv in &order {
                 let child = plan.nodes.len();
                 if child >= MAX_NODES {
                     return Err(SolveError::Settings(format!(

@@ -246,11 +246,12 @@ impl<G: Game> Plan<G> {
         }
     }
 
-    /// The jobs that would settle "the root reaches `w`" next, under the current guesses.
-    fn proof(&self, w: Value) -> Vec<Job> {
+    /// The jobs that would settle "the root reaches `w`" next, under the current guesses,
+    /// with the hypothesis `hope` at the root (the root's guess where `None`).
+    fn proof(&self, w: Value, hope: Option<bool>) -> Vec<Job> {
         let iv = self.back_up();
         let mut jobs = Vec::new();
-        let want = iv[0].2 >= w;
+        let want = hope.unwrap_or(iv[0].2 >= w);
         self.needed(&iv, 0, w, want, &mut jobs);
         jobs.sort_unstable_by_key(|j| (j.leaf, j.at));
         jobs.dedup();
@@ -324,10 +325,18 @@ pub fn prove<G: Game>(
     let (mut lo, mut hi, mut w) = iv[0];
     // Same-direction answers so far, and their direction (true: upwards).
     let mut run: Option<(bool, u32)> = None;
+    // The direction of the last steps, kept through the bisection.
+    let mut heading: Option<bool> = None;
     while lo < hi {
         // "At least w?" with lo < w <= hi.
         w = w.clamp(lo + 1, hi);
-        let up = test(game, &mut plan, &tables, w, &mut out)?;
+        // Stepping in one direction, the hypothesis is that the value lies further that way:
+        // the guesses, which only the answers so far have moved, would say it stops at the
+        // bound just proved, and every step would begin with the wrong proof. Once a step
+        // overshoots, the value most likely lies next to where it did: the bisection keeps
+        // the steps' direction.
+        let hope = run.map(|(dir, _)| dir).or(heading);
+        let up = test(game, &mut plan, &tables, w, hope, &mut out)?;
         out.tests += 1;
         let iv = plan.back_up();
         if up {
@@ -335,6 +344,7 @@ pub fn prove<G: Game>(
         } else {
             hi = hi.min(w - 1).min(iv[0].1);
         }
+        heading = run.map_or(heading, |(dir, _)| Some(dir)).or(Some(up));
         run = match run {
             None if out.tests == 1 => Some((up, 1)),
             Some((dir, n)) if dir == up => Some((up, n + 1)),
@@ -371,6 +381,7 @@ fn test<G: Game>(
     plan: &mut Plan<G>,
     tables: &[TranspositionTable],
     w: Value,
+    hope: Option<bool>,
     out: &mut Outcome<G::Move>,
 ) -> Result<bool, SolveError> {
     loop {
@@ -381,11 +392,11 @@ fn test<G: Game>(
         if iv[0].1 < w {
             return Ok(false);
         }
-        let round = plan.proof(w);
+        let round = plan.proof(w, hope);
         out.rounds += 1;
         out.largest_round = out.largest_round.max(round.len());
         for (i, job) in round.iter().enumerate() {
-            if i > 0 && !plan.proof(w).contains(job) {
+            if i > 0 && !plan.proof(w, hope).contains(job) {
                 out.cancelled += 1;
                 continue;
             }

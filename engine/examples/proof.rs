@@ -5,7 +5,9 @@
 //! cargo run --release -p cutoff --example proof -- 4453 1
 //! ```
 //!
-//! The arguments: the position's moves and the number of workers (each with a 16 MiB table).
+//! The arguments: the position's moves (`""` for the empty board), the number of workers (each
+//! with a 16 MiB table) and, optionally, one frontier depth and one guessing budget to run
+//! instead of depths 2 to 4 with budgets of 1,000 and 20,000 nodes.
 
 use cutoff::games::perfect::connect4::Connect4;
 use cutoff::proof::{prove, Config};
@@ -15,7 +17,7 @@ use cutoff::Game;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let (Some(moves), Some(workers)) = (args.get(1), args.get(2)) else {
-        eprintln!("usage: proof MOVES WORKERS");
+        eprintln!("usage: proof MOVES WORKERS [DEPTH [GUESS_NODES]]");
         std::process::exit(2);
     };
     let game = match Connect4::from_moves(moves) {
@@ -44,8 +46,11 @@ fn main() {
     );
     println!("| depth | guess nodes | value | nodes | / direct | guesses | jobs | cancelled | rounds | largest round | tests | frontier | tested |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-    for depth in [2usize, 3, 4] {
-        for guess_nodes in [1_000u64, 20_000] {
+    let number = |i: usize| args.get(i).and_then(|a| a.parse::<u64>().ok());
+    let depths = number(3).map_or(vec![2, 3, 4], |d| vec![d as usize]);
+    let budgets = number(4).map_or(vec![1_000, 20_000], |g| vec![g]);
+    for &depth in &depths {
+        for &guess_nodes in &budgets {
             let config = Config {
                 depth,
                 guess_nodes,

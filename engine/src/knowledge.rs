@@ -133,8 +133,7 @@ pub trait Knowledge<G: Game + ?Sized> {
     /// A null window worth probing first when solving `pos` exactly: where its value most
     /// likely lies. The bisection otherwise starts far from zero, where probes are cheap; a
     /// game whose early positions are nearly always decided by a small margin saves work by
-    /// settling the sign first. After a guess the solver steps away from it one value at a
-    /// time instead of bisecting (default: no guess).
+    /// settling the sign first (default: no guess).
     fn first_probe(_game: &G, _pos: &G::Pos) -> Option<Value> {
         None
     }

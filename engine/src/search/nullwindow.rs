@@ -33,25 +33,15 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             lo = a.clamp(lo, hi);
             hi = b.clamp(lo, hi);
         }
-        let mut guess = G::Knowledge::first_probe(self.game, &self.arena.ply(0).pos)
-            .filter(|&g| lo <= g && g < hi);
-        // After a guess, which says the value lies near it, the probes step away from it one
-        // value at a time, each testing the value next to the proven bound on the side the
-        // last probe failed to: the bisection's probes between the guess and a far end would
-        // each cost nearly a full search of the near values (docs/measurements/connect4-sizes.md,
-        // "Probes after the guess").
-        let mut walk_down = None;
+        let mut guess = G::Knowledge::first_probe(self.game, &self.arena.ply(0).pos);
         let settled = |lo: Value, hi: Value| lo > 0 || hi < 0 || (lo == 0 && hi == 0);
         while lo < hi && !(self.weak && settled(lo, hi)) {
             let mut med = lo + (hi - lo) / 2;
-            let guess_probe = guess.is_some();
             // Split the interval unevenly, towards its far end from zero (as the reference
             // solvers do): most positions are decided by small margins, and a probe far from
             // zero is cheap because only quick wins or losses can pass it.
-            if let Some(g) = guess.take() {
+            if let Some(g) = guess.take().filter(|&g| lo <= g && g < hi) {
                 med = g;
-            } else if let Some(down) = walk_down {
-                med = if down { hi - 1 } else { lo };
             } else if med <= 0 && lo / 2 < med {
                 med = lo / 2;
             } else if med >= 0 && hi / 2 > med {
@@ -70,9 +60,6 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 hi = r.max(lo);
             } else {
                 lo = r.min(hi);
-            }
-            if guess_probe {
-                walk_down = Some(r <= med);
             }
             if let Some(p) = self.limits.progress {
                 p.narrow(lo, hi);

@@ -98,13 +98,19 @@ impl<M> Outcome<M> {
 }
 
 /// A frontier position: what has been proved about its value, and the guess.
-#[derive(Clone, Copy, Debug)]
-struct Leaf<P> {
+#[derive(Clone, Debug)]
+struct Leaf<P, M> {
     pos: P,
+    /// The moves from the root.
+    path: Vec<M>,
     lo: Value,
     hi: Value,
     guess: Value,
+    /// The guessing search has run (or the value is known).
+    guessed: bool,
     tested: bool,
+    /// The node this position was opened into by [`Prover::split`], if it was.
+    opened: Option<usize>,
 }
 
 /// A node of the tree above the frontier: a leaf, or the range of its children in `kids`.
@@ -119,65 +125,89 @@ struct Plan<G: Game> {
     nodes: Vec<Node>,
     /// Children of inner nodes, as node indices, with the move that leads there.
     kids: Vec<(usize, G::Move)>,
-    leaves: Vec<Leaf<G::Pos>>,
+    leaves: Vec<Leaf<G::Pos, G::Move>>,
+    /// The leaf of each position key: transposed positions share one leaf.
+    seen: HashMap<u64, usize>,
 }
 
 impl<G: Game> Plan<G> {
     /// Expands `root` to `depth` plies; transposed frontier positions share one leaf.
     fn build(game: &G, root: G::Pos, depth: usize) -> Result<Plan<G>, SolveError> {
-        let (lo, hi) = game.value_range();
         let mut plan = Plan {
-            nodes: Vec::new(),
+            nodes: vec![Node::Leaf(usize::MAX)],
             kids: Vec::new(),
             leaves: Vec::new(),
+            seen: HashMap::new(),
         };
-        let mut seen: HashMap<u64, usize> = HashMap::new();
         // Breadth first, so that every inner node's children are contiguous in `kids`.
         let mut queue = std::collections::VecDeque::new();
-        plan.nodes.push(Node::Leaf(usize::MAX));
-        queue.push_back((0usize, root, 0usize));
-        while let Some((n, pos, d)) = queue.pop_front() {
-            let outcome = game.outcome(&pos);
-            if outcome.is_some() || d == depth {
-                let key = game.key(&pos);
-                let leaf = *seen.entry(key).or_insert_with(|| {
-                    let (l, h) = outcome.map_or((lo, hi), |v| (v, v));
-                    plan.leaves.push(Leaf {
-                        pos,
-                        lo: l,
-                        hi: h,
-                        guess: 0.clamp(l, h),
-                        tested: false,
-                    });
-                    plan.leaves.len() - 1
-                });
-                plan.nodes[n] = Node::Leaf(leaf);
+        queue.push_back((0usize, root, Vec::new()));
+        while let Some((n, pos, path)) = queue.pop_front() {
+            if game.outcome(&pos).is_some() || path.len() == depth {
+                plan.nodes[n] = Node::Leaf(plan.leaf(game, pos, path));
                 continue;
             }
-            let mut moves = G::Moves::default();
-            game.moves(&pos, &mut moves);
-            // The game's static ordering breaks ties between equal guesses: the proof tries
-            // first the move the search would try first.
-            let mut order: Vec<G::Move> = moves.as_slice().to_vec();
-            order.sort_by_key(|&mv| std::cmp::Reverse(G::Knowledge::move_hint(game, &pos, mv)));
-            let first = plan.kids.len();
-            for &mv in &order {
-                let child = plan.nodes.len();
-                if child >= MAX_NODES {
-                    return Err(SolveError::Settings(format!(
-                        "a frontier {depth} plies deep has more than {MAX_NODES} nodes: split less deep"
-                    )));
-                }
-                plan.nodes.push(Node::Leaf(usize::MAX));
-                plan.kids.push((child, mv));
-                queue.push_back((child, game.play(&pos, mv), d + 1));
+            for (child, mv) in plan.open(game, n, &pos)? {
+                let mut p = path.clone();
+                p.push(mv);
+                queue.push_back((child, game.play(&pos, mv), p));
             }
-            plan.nodes[n] = Node::Inner {
-                first,
-                len: moves.len(),
-            };
         }
         Ok(plan)
+    }
+
+    /// The leaf of `pos`, made if it is new.
+    fn leaf(&mut self, game: &G, pos: G::Pos, path: Vec<G::Move>) -> usize {
+        let key = game.key(&pos);
+        if let Some(&l) = self.seen.get(&key) {
+            return l;
+        }
+        let (lo, hi) = game.outcome(&pos).map_or(game.value_range(), |v| (v, v));
+        self.leaves.push(Leaf {
+            pos,
+            path,
+            lo,
+            hi,
+            guess: 0.clamp(lo, hi),
+            guessed: lo == hi,
+            tested: false,
+            opened: None,
+        });
+        self.seen.insert(key, self.leaves.len() - 1);
+        self.leaves.len() - 1
+    }
+
+    /// Makes node `n` (at `pos`) inner, with a new node for each move; returns them.
+    fn open(
+        &mut self,
+        game: &G,
+        n: usize,
+        pos: &G::Pos,
+    ) -> Result<Vec<(usize, G::Move)>, SolveError> {
+        let mut moves = G::Moves::default();
+        game.moves(pos, &mut moves);
+        // The game's static ordering breaks ties between equal guesses: the proof tries
+        // first the move the search would try first.
+        let mut order: Vec<G::Move> = moves.as_slice().to_vec();
+        order.sort_by_key(|&mv| std::cmp::Reverse(G::Knowledge::move_hint(game, pos, mv)));
+        if self.nodes.len() + order.len() > MAX_NODES {
+            return Err(SolveError::Settings(format!(
+                "the frontier would have more than {MAX_NODES} nodes: split less deep"
+            )));
+        }
+        let first = self.kids.len();
+        let mut out = Vec::with_capacity(order.len());
+        for &mv in &order {
+            let child = self.nodes.len();
+            self.nodes.push(Node::Leaf(usize::MAX));
+            self.kids.push((child, mv));
+            out.push((child, mv));
+        }
+        self.nodes[n] = Node::Inner {
+            first,
+            len: order.len(),
+        };
+        Ok(out)
     }
 
     fn children(&self, first: usize, len: usize) -> &[(usize, G::Move)] {
@@ -185,14 +215,44 @@ impl<G: Game> Plan<G> {
     }
 
     /// The proven interval and the guess of every node, backed up by negamax from the
-    /// leaves (children come after their parents, so one backward pass does it).
+    /// leaves; an opened leaf's is its node's, within what was proved of the leaf itself.
     fn back_up(&self) -> Vec<(Value, Value, Value)> {
-        let mut out = vec![(0, 0, 0); self.nodes.len()];
-        for n in (0..self.nodes.len()).rev() {
+        const NONE: (Value, Value, Value) = (Value::MAX, Value::MIN, 0);
+        let mut out = vec![NONE; self.nodes.len()];
+        // Children come after their parents in `nodes`, except the node an opened leaf
+        // points to, which may come after a later parent of that leaf: a depth-first walk
+        // with memory settles every order.
+        let mut stack = vec![(0usize, false)];
+        while let Some((n, ready)) = stack.pop() {
+            if out[n] != NONE {
+                continue;
+            }
+            let deps: Vec<usize> = match self.nodes[n] {
+                Node::Leaf(l) => self.leaves[l].opened.into_iter().collect(),
+                Node::Inner { first, len } => {
+                    self.children(first, len).iter().map(|&(c, _)| c).collect()
+                }
+            };
+            if !ready {
+                stack.push((n, true));
+                stack.extend(
+                    deps.iter()
+                        .filter(|&&c| out[c] == NONE)
+                        .map(|&c| (c, false)),
+                );
+                continue;
+            }
             out[n] = match self.nodes[n] {
                 Node::Leaf(l) => {
                     let leaf = &self.leaves[l];
-                    (leaf.lo, leaf.hi, leaf.guess)
+                    match leaf.opened {
+                        None => (leaf.lo, leaf.hi, leaf.guess),
+                        Some(o) => {
+                            let (lo, hi, g) = out[o];
+                            let (lo, hi) = (lo.max(leaf.lo), hi.min(leaf.hi).max(lo.max(leaf.lo)));
+                            (lo, hi, g.clamp(lo, hi))
+                        }
+                    }
                 }
                 Node::Inner { first, len } => {
                     let (mut lo, mut hi, mut g) = (Value::MIN, Value::MIN, Value::MIN);
@@ -224,7 +284,10 @@ impl<G: Game> Plan<G> {
             return;
         }
         match self.nodes[n] {
-            Node::Leaf(leaf) => out.push(Job { leaf, at: w }),
+            Node::Leaf(leaf) => match self.leaves[leaf].opened {
+                None => out.push(Job { leaf, at: w }),
+                Some(o) => self.needed(iv, o, w, want, out),
+            },
             Node::Inner { first, len } => {
                 let kids = self.children(first, len);
                 if want {
@@ -259,6 +322,325 @@ impl<G: Game> Plan<G> {
     }
 }
 
+/// What a [`Prover`] needs next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step<M> {
+    /// A guess of each of these frontier positions ([`Prover::learn`] with a guess).
+    Guess(Vec<usize>),
+    /// A round: these null-window tests, all part of the proof that settles whether the
+    /// root's value is at least `at`. Answer them with [`Prover::learn`]; one whose
+    /// [`Prover::needed`] turns false on the way need not run.
+    Test {
+        /// The root's threshold being tested.
+        at: Value,
+        /// The jobs.
+        jobs: Vec<Job>,
+    },
+    /// The root's value is settled.
+    Done {
+        /// The root's exact value.
+        value: Value,
+        /// A root move that achieves it (`None` at a terminal root).
+        best_move: Option<M>,
+    },
+}
+
+/// What a guessing search or a null-window test proved about a frontier position, and the
+/// guess it gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Found {
+    /// Proven lower bound.
+    pub lo: Value,
+    /// Proven upper bound.
+    pub hi: Value,
+    /// The guessed value, from a guessing search (`None` from a test).
+    pub guess: Option<Value>,
+}
+
+impl Found {
+    /// What a budgeted guessing search's verdict says: a proven interval, or (where it
+    /// deepened iteratively) no bound but the depth-limited value as the guess.
+    pub fn of_guess(game_range: (Value, Value), verdict: Verdict) -> Found {
+        let (lo, hi) = game_range;
+        match verdict {
+            Verdict::Exact(v) => Found {
+                lo: v,
+                hi: v,
+                guess: Some(v),
+            },
+            Verdict::Bounds { lo, hi } => Found {
+                lo,
+                hi,
+                guess: Some(0),
+            },
+            Verdict::DepthLimited { value, .. } => Found {
+                lo,
+                hi,
+                guess: Some(value),
+            },
+        }
+    }
+
+    /// What a finished null-window test of `job` proved: the value is at least `job.at`, or
+    /// below it (or exactly what it found).
+    pub fn of_test(game_range: (Value, Value), job: Job, verdict: Verdict) -> Found {
+        let (lo, hi) = game_range;
+        let (lo, hi) = match verdict {
+            Verdict::Bounds { lo: l, .. } if l >= job.at => (job.at, hi),
+            Verdict::Exact(v) => (v, v),
+            _ => (lo, job.at - 1),
+        };
+        Found {
+            lo,
+            hi,
+            guess: None,
+        }
+    }
+}
+
+/// A solve by hypothesis over a frontier, one step at a time: [`Prover::step`] says what
+/// it needs (guesses, or a round of tests), the caller runs those searches wherever it
+/// likes (in this process, as [`prove`] does, or on other machines) and hands back what
+/// each proved with [`Prover::learn`]. Every answer is a proven fact, so answers may come
+/// in any order, twice, or from an earlier run: none can make the value wrong.
+pub struct Prover<G: Game> {
+    plan: Plan<G>,
+    range: (Value, Value),
+    started: bool,
+    lo: Value,
+    hi: Value,
+    /// The next threshold to test.
+    next: Value,
+    /// The threshold under test.
+    current: Option<Value>,
+    /// Same-direction answers so far, and their direction (true: upwards).
+    run: Option<(bool, u32)>,
+    /// The direction of the last steps, kept through the bisection.
+    heading: Option<bool>,
+    tests: usize,
+}
+
+impl<G: Game> Prover<G> {
+    /// The frontier `depth` plies below `root` (transposed positions share one leaf).
+    pub fn new(game: &G, root: G::Pos, depth: usize) -> Result<Prover<G>, SolveError> {
+        if depth == 0 {
+            return Err(SolveError::Settings(
+                "a frontier needs at least one ply".into(),
+            ));
+        }
+        Ok(Prover {
+            plan: Plan::build(game, root, depth)?,
+            range: game.value_range(),
+            started: false,
+            lo: 0,
+            hi: 0,
+            next: 0,
+            current: None,
+            run: None,
+            heading: None,
+            tests: 0,
+        })
+    }
+
+    /// Frontier positions so far (transpositions counted once; [`Prover::split`] adds).
+    pub fn frontier(&self) -> usize {
+        self.plan.leaves.len()
+    }
+
+    /// Frontier position `leaf`.
+    pub fn position(&self, leaf: usize) -> G::Pos {
+        self.plan.leaves[leaf].pos
+    }
+
+    /// The moves from the root to frontier position `leaf`.
+    pub fn path(&self, leaf: usize) -> &[G::Move] {
+        &self.plan.leaves[leaf].path
+    }
+
+    /// The frontier position whose key is `key`, if there is one.
+    pub fn leaf_of(&self, key: u64) -> Option<usize> {
+        self.plan.seen.get(&key).copied()
+    }
+
+    /// What is proved of frontier position `leaf`'s value, and its guess.
+    pub fn known(&self, leaf: usize) -> (Value, Value, Value) {
+        let l = &self.plan.leaves[leaf];
+        (l.lo, l.hi, l.guess)
+    }
+
+    /// The root's proven interval.
+    pub fn bounds(&self) -> (Value, Value) {
+        let (lo, hi, _) = self.plan.back_up()[0];
+        (lo, hi)
+    }
+
+    /// Tests "at least w?" settled at the root so far.
+    pub fn tests(&self) -> usize {
+        self.tests
+    }
+
+    /// Frontier positions some test has answered for.
+    pub fn leaves_tested(&self) -> usize {
+        self.plan.leaves.iter().filter(|l| l.tested).count()
+    }
+
+    /// Takes in what a search proved about frontier position `leaf` (a guess where `found`
+    /// has one; a test otherwise). Bounds that contradict earlier ones (another game's
+    /// answer) are ignored rather than trusted.
+    pub fn learn(&mut self, leaf: usize, found: Found) {
+        let l = &mut self.plan.leaves[leaf];
+        let (lo, hi) = (l.lo.max(found.lo), l.hi.min(found.hi));
+        if lo <= hi {
+            l.lo = lo;
+            l.hi = hi;
+        }
+        match found.guess {
+            Some(g) => {
+                l.guess = g;
+                l.guessed = true;
+            }
+            None => l.tested = true,
+        }
+        l.guessed |= l.lo == l.hi;
+        l.guess = l.guess.clamp(l.lo, l.hi);
+    }
+
+    /// Opens frontier position `leaf` one ply deeper: its children become frontier
+    /// positions (each to be guessed), and the proof asks for them instead of it, so that
+    /// one expensive position becomes several jobs. False (and nothing done) where it is
+    /// settled or over.
+    pub fn split(&mut self, game: &G, leaf: usize) -> Result<bool, SolveError> {
+        let l = &self.plan.leaves[leaf];
+        if l.opened.is_some() || l.lo == l.hi || game.outcome(&l.pos).is_some() {
+            return Ok(false);
+        }
+        let (pos, path) = (l.pos, l.path.clone());
+        let n = self.plan.nodes.len();
+        self.plan.nodes.push(Node::Leaf(usize::MAX));
+        self.plan.leaves[leaf].opened = Some(n);
+        for (child, mv) in self.plan.open(game, n, &pos)? {
+            let mut p = path.clone();
+            p.push(mv);
+            let c = self.plan.leaf(game, game.play(&pos, mv), p);
+            self.plan.nodes[child] = Node::Leaf(c);
+        }
+        Ok(true)
+    }
+
+    /// The hypothesis at the root while stepping: see [`Prover::step`].
+    fn hope(&self) -> Option<bool> {
+        self.run.map(|(dir, _)| dir).or(self.heading)
+    }
+
+    /// Whether `job` is still part of the proof of the test under way: false once answers
+    /// have made it useless (it may be cancelled).
+    pub fn needed(&self, job: &Job) -> bool {
+        self.current
+            .is_some_and(|w| self.plan.proof(w, self.hope()).contains(job))
+    }
+
+    /// What is needed next: guesses for frontier positions without one, then rounds of
+    /// tests "is the root's value at least w?", the first at the guess, then one value at
+    /// a time away from it (as the serial solver steps from its first probe), in steps that
+    /// double after the first three, so that a guess far off costs a logarithm of the
+    /// distance; bisection once the answers change direction.
+    pub fn step(&mut self) -> Step<G::Move> {
+        let unguessed: Vec<usize> = (0..self.plan.leaves.len())
+            .filter(|&l| {
+                let leaf = &self.plan.leaves[l];
+                !leaf.guessed && leaf.lo < leaf.hi && leaf.opened.is_none()
+            })
+            .collect();
+        if !unguessed.is_empty() {
+            return Step::Guess(unguessed);
+        }
+        if !self.started {
+            (self.lo, self.hi, self.next) = self.plan.back_up()[0];
+            self.started = true;
+        }
+        loop {
+            let w = match self.current {
+                Some(w) => w,
+                None => {
+                    if self.lo >= self.hi {
+                        return Step::Done {
+                            value: self.lo,
+                            best_move: self.best_move(),
+                        };
+                    }
+                    let w = self.next.clamp(self.lo + 1, self.hi);
+                    self.current = Some(w);
+                    w
+                }
+            };
+            let root = self.plan.back_up()[0];
+            if root.0 >= w || root.1 < w {
+                self.finish(w, root.0 >= w, root);
+                continue;
+            }
+            // Stepping in one direction, the hypothesis is that the value lies further that
+            // way: the guesses, which only the answers so far have moved, would say it stops
+            // at the bound just proved, and every step would begin with the wrong proof.
+            // Once a step overshoots, the value most likely lies next to where it did: the
+            // bisection keeps the steps' direction.
+            return Step::Test {
+                at: w,
+                jobs: self.plan.proof(w, self.hope()),
+            };
+        }
+    }
+
+    /// Ends the test at `w` with its answer `up`, and chooses the next threshold.
+    fn finish(&mut self, w: Value, up: bool, root: (Value, Value, Value)) {
+        self.tests += 1;
+        if up {
+            self.lo = self.lo.max(w).max(root.0);
+        } else {
+            self.hi = self.hi.min(w - 1).min(root.1);
+        }
+        self.heading = self
+            .run
+            .map_or(self.heading, |(dir, _)| Some(dir))
+            .or(Some(up));
+        self.run = match self.run {
+            None if self.tests == 1 => Some((up, 1)),
+            Some((dir, n)) if dir == up => Some((up, n + 1)),
+            _ => None,
+        };
+        self.next = match self.run {
+            Some((dir, n)) => {
+                let step = if n < 3 { 1 } else { 1 << (n - 2).min(30) };
+                if dir {
+                    self.lo.saturating_add(step)
+                } else {
+                    self.hi.saturating_sub(step - 1)
+                }
+            }
+            None => self.lo + (self.hi - self.lo + 1) / 2,
+        };
+        self.current = None;
+    }
+
+    /// A root move whose child is proved to keep the root's value.
+    fn best_move(&self) -> Option<G::Move> {
+        let iv = self.plan.back_up();
+        match self.plan.nodes[0] {
+            Node::Inner { first, len } => self
+                .plan
+                .children(first, len)
+                .iter()
+                .find(|&&(c, _)| -iv[c].1 >= self.lo)
+                .map(|&(_, mv)| mv),
+            Node::Leaf(_) => None,
+        }
+    }
+
+    /// The game's value range, which [`Found`] needs.
+    pub fn range(&self) -> (Value, Value) {
+        self.range
+    }
+}
+
 /// Solves `root` exactly by tests over a frontier `config.depth` plies down (see the module
 /// comment), every search a serial [`Solver`] run with its own table.
 pub fn prove<G: Game>(
@@ -266,24 +648,19 @@ pub fn prove<G: Game>(
     root: G::Pos,
     config: Config,
 ) -> Result<Outcome<G::Move>, SolveError> {
-    if config.depth == 0 {
-        return Err(SolveError::Settings(
-            "a frontier needs at least one ply".into(),
-        ));
-    }
     if config.workers == 0 {
         return Err(SolveError::Settings(
             "a proof needs at least one worker".into(),
         ));
     }
+    let mut prover = Prover::new(game, root, config.depth)?;
     let tables = (0..config.workers)
         .map(|_| TranspositionTable::try_new(config.table_mib))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut plan = Plan::build(game, root, config.depth)?;
     let mut out = Outcome {
         value: 0,
         best_move: None,
-        frontier: plan.leaves.len(),
+        frontier: prover.frontier(),
         guess_nodes: 0,
         job_nodes: 0,
         rounds: 0,
@@ -293,133 +670,55 @@ pub fn prove<G: Game>(
         tests: 0,
         leaves_tested: 0,
     };
-    // The guessing round: a budgeted solve of every open frontier position.
-    for (i, leaf) in plan.leaves.iter_mut().enumerate() {
-        if leaf.lo == leaf.hi {
-            continue;
-        }
-        let r = Solver::new(game)
-            .position(leaf.pos)
-            .threads(1)
-            .want_move(false)
-            .table(&tables[i % tables.len()])
-            .nodes(Some(config.guess_nodes))
-            .run()?;
-        out.guess_nodes += r.stats.nodes;
-        // A budgeted run either proves an interval or, where it deepened iteratively, ends
-        // with a depth-limited value: no bound, but the better guess.
-        let (lo, hi, guess) = match r.verdict {
-            Verdict::Exact(v) => (v, v, v),
-            Verdict::Bounds { lo, hi } => (lo, hi, 0),
-            Verdict::DepthLimited { value, .. } => (leaf.lo, leaf.hi, value),
-        };
-        leaf.lo = leaf.lo.max(lo);
-        leaf.hi = leaf.hi.min(hi);
-        leaf.guess = guess.clamp(leaf.lo, leaf.hi);
-    }
-    // The root's value by tests: the first at the guess, then one value at a time away from
-    // it (as the serial solver steps from its first probe), in steps that double after the
-    // first three, so that a guess far off costs a logarithm of the distance; bisection once
-    // the answers change direction.
-    let iv = plan.back_up();
-    let (mut lo, mut hi, mut w) = iv[0];
-    // Same-direction answers so far, and their direction (true: upwards).
-    let mut run: Option<(bool, u32)> = None;
-    // The direction of the last steps, kept through the bisection.
-    let mut heading: Option<bool> = None;
-    while lo < hi {
-        // "At least w?" with lo < w <= hi.
-        w = w.clamp(lo + 1, hi);
-        // Stepping in one direction, the hypothesis is that the value lies further that way:
-        // the guesses, which only the answers so far have moved, would say it stops at the
-        // bound just proved, and every step would begin with the wrong proof. Once a step
-        // overshoots, the value most likely lies next to where it did: the bisection keeps
-        // the steps' direction.
-        let hope = run.map(|(dir, _)| dir).or(heading);
-        let up = test(game, &mut plan, &tables, w, hope, &mut out)?;
-        out.tests += 1;
-        let iv = plan.back_up();
-        if up {
-            lo = lo.max(w).max(iv[0].0);
-        } else {
-            hi = hi.min(w - 1).min(iv[0].1);
-        }
-        heading = run.map_or(heading, |(dir, _)| Some(dir)).or(Some(up));
-        run = match run {
-            None if out.tests == 1 => Some((up, 1)),
-            Some((dir, n)) if dir == up => Some((up, n + 1)),
-            _ => None,
-        };
-        w = match run {
-            Some((dir, n)) => {
-                let step = if n < 3 { 1 } else { 1 << (n - 2).min(30) };
-                if dir {
-                    lo.saturating_add(step)
-                } else {
-                    hi.saturating_sub(step - 1)
+    loop {
+        match prover.step() {
+            Step::Guess(leaves) => {
+                for leaf in leaves {
+                    let r = Solver::new(game)
+                        .position(prover.position(leaf))
+                        .threads(1)
+                        .want_move(false)
+                        .table(&tables[leaf % tables.len()])
+                        .nodes(Some(config.guess_nodes))
+                        .run()?;
+                    out.guess_nodes += r.stats.nodes;
+                    prover.learn(leaf, Found::of_guess(prover.range(), r.verdict));
                 }
             }
-            None => lo + (hi - lo + 1) / 2,
-        };
+            Step::Test { jobs, .. } => {
+                out.rounds += 1;
+                out.largest_round = out.largest_round.max(jobs.len());
+                for (i, job) in jobs.iter().enumerate() {
+                    if i > 0 && !prover.needed(job) {
+                        out.cancelled += 1;
+                        continue;
+                    }
+                    let r = test_solver(game, prover.position(job.leaf), job.at)
+                        .table(&tables[job.leaf % tables.len()])
+                        .run()?;
+                    out.job_nodes += r.stats.nodes;
+                    out.jobs += 1;
+                    prover.learn(job.leaf, Found::of_test(prover.range(), *job, r.verdict));
+                }
+            }
+            Step::Done { value, best_move } => {
+                out.value = value;
+                out.best_move = best_move;
+                out.tests = prover.tests();
+                out.leaves_tested = prover.leaves_tested();
+                out.frontier = prover.frontier();
+                return Ok(out);
+            }
+        }
     }
-    out.value = lo;
-    out.leaves_tested = plan.leaves.iter().filter(|l| l.tested).count();
-    let iv = plan.back_up();
-    if let Node::Inner { first, len } = plan.nodes[0] {
-        out.best_move = plan
-            .children(first, len)
-            .iter()
-            .find(|&&(c, _)| -iv[c].1 >= lo)
-            .map(|&(_, mv)| mv);
-    }
-    Ok(out)
 }
 
-/// Settles "the root reaches `w`" by rounds of jobs; true if it does.
-fn test<G: Game>(
-    game: &G,
-    plan: &mut Plan<G>,
-    tables: &[TranspositionTable],
-    w: Value,
-    hope: Option<bool>,
-    out: &mut Outcome<G::Move>,
-) -> Result<bool, SolveError> {
-    loop {
-        let iv = plan.back_up();
-        if iv[0].0 >= w {
-            return Ok(true);
-        }
-        if iv[0].1 < w {
-            return Ok(false);
-        }
-        let round = plan.proof(w, hope);
-        out.rounds += 1;
-        out.largest_round = out.largest_round.max(round.len());
-        for (i, job) in round.iter().enumerate() {
-            if i > 0 && !plan.proof(w, hope).contains(job) {
-                out.cancelled += 1;
-                continue;
-            }
-            let leaf = &mut plan.leaves[job.leaf];
-            let r = Solver::new(game)
-                .position(leaf.pos)
-                .threads(1)
-                .want_move(false)
-                .table(&tables[job.leaf % tables.len()])
-                .window(Some((job.at - 1, job.at)))
-                .run()?;
-            out.job_nodes += r.stats.nodes;
-            out.jobs += 1;
-            leaf.tested = true;
-            match r.verdict {
-                Verdict::Bounds { lo, .. } if lo >= job.at => leaf.lo = leaf.lo.max(job.at),
-                Verdict::Exact(v) => {
-                    leaf.lo = v;
-                    leaf.hi = v;
-                }
-                _ => leaf.hi = leaf.hi.min(job.at - 1),
-            }
-            leaf.guess = leaf.guess.clamp(leaf.lo, leaf.hi);
-        }
-    }
+/// The serial solver set up for the test "is `pos`'s value at least `at`?": one thread, no
+/// best move, the null window `(at - 1, at)`. Give it a table and run it.
+pub fn test_solver<G: Game>(game: &G, pos: G::Pos, at: Value) -> Solver<'_, G> {
+    Solver::new(game)
+        .position(pos)
+        .threads(1)
+        .want_move(false)
+        .window(Some((at - 1, at)))
 }

@@ -165,20 +165,7 @@ pub fn load(path: &Path, game: &str, tt: &TranspositionTable) -> Result<Loaded, 
     let Some((_, first)) = lines.next() else {
         return Ok(Loaded::default());
     };
-    let first = first.map_err(io)?;
-    let Some((_, found)) = first.split_once('\t').filter(|(m, _)| *m == MAGIC) else {
-        return Err(damaged(
-            1,
-            format!("not a table file (expected '{MAGIC}' first)"),
-        ));
-    };
-    if found != game {
-        return Err(TableFileError::OtherGame {
-            path: path.to_path_buf(),
-            found: found.to_string(),
-            wanted: game.to_string(),
-        });
-    }
+    check_header(path, &first.map_err(io)?, game)?;
     let mut out = Loaded::default();
     let mut stats = TtStats::default();
     while let Some((i, line)) = lines.next() {
@@ -194,6 +181,96 @@ pub fn load(path: &Path, game: &str, tt: &TranspositionTable) -> Result<Loaded, 
         }
     }
     Ok(out)
+}
+
+/// Merges the table files `inputs`, all for `game`, into one file at `out`, written whole
+/// beside it and renamed into place, so that a reader never sees half of it: one entry per
+/// key, the one with the most work behind it (an exact one among equals). A missing input
+/// is skipped and a torn last line dropped, as [`load`] does; a file for another game or a
+/// damaged one is refused. Returns the entries written.
+pub fn merge(inputs: &[PathBuf], game: &str, out: &Path) -> Result<u64, TableFileError> {
+    let mut best: std::collections::HashMap<u64, Entry> = std::collections::HashMap::new();
+    for path in inputs {
+        let io = |source| TableFileError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = match File::open(path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(io(e)),
+        };
+        let mut lines = BufReader::new(file).lines().enumerate().peekable();
+        let Some((_, first)) = lines.next() else {
+            continue;
+        };
+        check_header(path, &first.map_err(io)?, game)?;
+        while let Some((i, line)) = lines.next() {
+            let line = line.map_err(io)?;
+            match parse_line(&line) {
+                Some((key, e)) => {
+                    let rank = |e: &Entry| (e.work, e.depth, e.bound == Bound::Exact);
+                    let keep = best.get(&key).is_none_or(|old| rank(&e) > rank(old));
+                    if keep {
+                        best.insert(key, e);
+                    }
+                }
+                None if lines.peek().is_none() => {}
+                None => {
+                    return Err(TableFileError::Damaged {
+                        path: path.to_path_buf(),
+                        line: i + 1,
+                        what: "damaged entry".to_string(),
+                    })
+                }
+            }
+        }
+    }
+    let name = out.file_name().map(|n| n.to_string_lossy().into_owned());
+    let tmp = out.with_file_name(format!(
+        ".{}.tmp.{}",
+        name.unwrap_or_default(),
+        std::process::id()
+    ));
+    let write = || -> std::io::Result<()> {
+        let mut w = BufWriter::new(File::create(&tmp)?);
+        writeln!(w, "{}", header(game))?;
+        let mut keys: Vec<&u64> = best.keys().collect();
+        keys.sort_unstable();
+        for key in keys {
+            writeln!(w, "{}", format_line(*key, &best[key]))?;
+        }
+        w.flush()?;
+        w.get_ref().sync_all()?;
+        std::fs::rename(&tmp, out)
+    };
+    write().map_err(|source| {
+        let _ = std::fs::remove_file(&tmp);
+        TableFileError::Io {
+            path: out.to_path_buf(),
+            source,
+        }
+    })?;
+    Ok(best.len() as u64)
+}
+
+/// Checks a table file's first line: the format, and that it was written for `game`.
+fn check_header(path: &Path, first: &str, game: &str) -> Result<(), TableFileError> {
+    let Some((_, found)) = first.split_once('\t').filter(|(m, _)| *m == MAGIC) else {
+        return Err(TableFileError::Damaged {
+            path: path.to_path_buf(),
+            line: 1,
+            what: format!("not a table file (expected '{MAGIC}' first)"),
+        });
+    };
+    if found != game {
+        return Err(TableFileError::OtherGame {
+            path: path.to_path_buf(),
+            found: found.to_string(),
+            wanted: game.to_string(),
+        });
+    }
+    Ok(())
 }
 
 /// Where a search hands the entries worth keeping (see [`Recorder::keep`]).
@@ -422,5 +499,47 @@ mod tests {
         let e = load(&path, "g 1", &tt).unwrap_err().to_string();
         assert!(e.contains("line 1: not a table file"), "{e}");
         std::fs::remove_file(&path).ok();
+    }
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn merged_files_keep_the_most_worked_entry_of_each_key() {
+        let (a, b, out) = (temp("merge-a"), temp("merge-b"), temp("merge-out"));
+        let write = |path: &PathBuf, entries: &[(u64, Entry)]| {
+            std::fs::remove_file(path).ok();
+            let rec = Recorder::start(path, "g 1", 1).unwrap();
+            for &(k, e) in entries {
+                rec.keep().offer(k, e);
+            }
+            rec.finish().unwrap();
+        };
+        let light = Entry {
+            work: 5,
+            ..entry(1, Bound::Lower)
+        };
+        write(&a, &[(1, light), (2, entry(4, Bound::Upper))]);
+        write(
+            &b,
+            &[(1, entry(3, Bound::Exact)), (3, entry(-1, Bound::Lower))],
+        );
+        let missing = temp("merge-missing");
+        let n = merge(&[a.clone(), b.clone(), missing], "g 1", &out).unwrap();
+        assert_eq!(n, 3);
+        let tt = TranspositionTable::new(1);
+        assert_eq!(load(&out, "g 1", &tt).unwrap().entries, 3);
+        let mut s = TtStats::default();
+        assert_eq!(
+            tt.probe(1, &mut s).map(|e| (e.value, e.bound)),
+            Some((3, Bound::Exact)),
+            "the entry with more work wins"
+        );
+        // A torn last line is dropped; another game's file is refused.
+        let text = std::fs::read_to_string(&a).unwrap();
+        std::fs::write(&a, format!("{text}00ab 3 E")).unwrap();
+        assert_eq!(merge(std::slice::from_ref(&a), "g 1", &out).unwrap(), 2);
+        let e = merge(&[a.clone()], "g 2", &out).unwrap_err().to_string();
+        assert!(e.contains("not for g 2"), "{e}");
+        for p in [a, b, out] {
+            std::fs::remove_file(p).ok();
+        }
     }
 }

@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod book;
 pub mod cmd;
+pub mod distribute;
 pub mod files;
 pub mod games;
 pub mod interrupt;

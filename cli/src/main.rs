@@ -51,6 +51,12 @@ enum Command {
     Merge(cutoff_cli::cmd::merge::Args),
     /// From a solved pass of a split, write the next pass: only the lines the value needs.
     Plan(cutoff_cli::cmd::plan::Args),
+    /// Solve a position on many workers by hypothesis: rounds of null-window tests over a
+    /// frontier, resumable from its folder (local processes or Slurm job arrays).
+    Distribute(cutoff_cli::cmd::distribute::Args),
+    /// Run one task of a distributed round (what `distribute` starts on each worker).
+    #[command(hide = true)]
+    DistributeTask(cutoff_cli::cmd::distribute::TaskArgs),
     /// Serve a local web page to play and analyse positions in a browser.
     #[cfg(feature = "serve")]
     Serve(cutoff_cli::serve::Args),
@@ -107,6 +113,8 @@ fn main() -> ExitCode {
         Command::SolveShard(args) => cutoff_cli::cmd::solve_shard::run(args),
         Command::Merge(args) => cutoff_cli::cmd::merge::run(args),
         Command::Plan(args) => cutoff_cli::cmd::plan::run(args),
+        Command::Distribute(args) => cutoff_cli::cmd::distribute::run(args),
+        Command::DistributeTask(args) => cutoff_cli::cmd::distribute::run_task(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => cutoff_cli::serve::run(args).map_err(Into::into),
     };

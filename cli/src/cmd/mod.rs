@@ -5,6 +5,7 @@
 pub mod analyse;
 pub mod book;
 pub mod cfr;
+pub mod distribute;
 pub mod judge;
 pub mod merge;
 pub mod plan;
@@ -66,6 +67,9 @@ pub enum CliError {
     /// A search of the chance and n-player model failed.
     #[error(transparent)]
     Multi(#[from] cutoff::multi::MultiError),
+    /// A distributed run could not go on.
+    #[error(transparent)]
+    Distribute(#[from] crate::distribute::DistributeError),
     /// A CFR run could not start, resume, save or draw.
     #[error(transparent)]
     Cfr(#[from] cfr::CfrError),

@@ -1,0 +1,203 @@
+//! `cutoff distribute GAME [POSITION] --dir DIR [--backend local|slurm] [--workers N]`: a
+//! whole distributed solve by hypothesis (see `crate::distribute`), resumable from DIR; and
+//! `cutoff distribute-task DIR ROUND [--index I]`, the worker each task runs.
+
+use super::{CliError, CliResult};
+use crate::distribute::{self, Backend, RunSpec, Settings, Summary};
+use crate::position::{Describe, GameArgs, GameKind, GameVisitor};
+use crate::shard::{self, GameSpec};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// The deepest frontier `distribute` takes.
+pub const MAX_DEPTH: usize = 8;
+
+/// Arguments of `cutoff distribute`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The game, the position to solve (its `--depth K`: plies from the position to the
+    /// frontier, default 3) and the tree games' options.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The run folder: every file of the run, written atomically; a run stopped and started
+    /// again with the same arguments resumes from it.
+    #[arg(long)]
+    pub dir: PathBuf,
+    /// Where the workers run: processes on this machine, or a Slurm job array a round.
+    #[arg(long, value_enum, default_value_t = Backend::Local)]
+    pub backend: Backend,
+    /// Workers at once (local: processes; slurm: the array's throttle). Default: every core.
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// Node budget of each frontier position's guessing search.
+    #[arg(long, default_value_t = 4096, value_parser = clap::value_parser!(u64).range(1..))]
+    pub guess_nodes: u64,
+    /// Each task's transposition table, in MiB.
+    #[arg(long, default_value_t = 16)]
+    pub tt_mb: usize,
+    /// Table entries of subtrees of at least this many nodes are kept and loaded by every
+    /// later task (Connect Four).
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub hard_nodes: u64,
+    /// Split a test a ply deeper before sending it when the position cost more than this
+    /// percentage of its round's expected nodes before (0: never).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub split_percent: u32,
+    /// Print the outcome as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// No line per round on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Arguments of `cutoff distribute-task`.
+#[derive(clap::Args)]
+pub struct TaskArgs {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The round.
+    pub round: usize,
+    /// The task, from 0 (default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX).
+    #[arg(long)]
+    pub index: Option<usize>,
+}
+
+/// Runs `cutoff distribute`.
+pub fn run(args: &Args) -> CliResult {
+    if args.game.game.is_multi() || args.game.game == GameKind::Random {
+        return Err(CliError::invalid(format!(
+            "{} cannot be distributed: distribute works on two-player games set up from their \
+             arguments (random trees take --depth as their own)",
+            args.game.game
+        )));
+    }
+    let depth = args.game.depth.unwrap_or(3);
+    if depth == 0 || depth > MAX_DEPTH {
+        return Err(CliError::invalid(format!(
+            "--depth must be between 1 and {MAX_DEPTH}, got {depth}"
+        )));
+    }
+    let workers = args.workers.unwrap_or_else(crate::analysis::cores);
+    if workers == 0 || workers > 4096 {
+        return Err(CliError::invalid(format!(
+            "--workers must be between 1 and 4096, got {workers}"
+        )));
+    }
+    let (game, sha) = shard::open_game(&args.game)?;
+    let mut spec = GameSpec::of(&args.game);
+    spec.position_sha256 = sha;
+    // `--depth` is the frontier's here, not the game's (random trees are refused above).
+    spec.depth = None;
+    let settings = Settings {
+        spec: RunSpec {
+            cutoff_distribute: distribute::RUN_VERSION,
+            game: spec,
+            depth,
+            guess_nodes: args.guess_nodes,
+            table_mib: super::table_mib(args.tt_mb)?,
+            hard_nodes: args.hard_nodes,
+            split_percent: args.split_percent,
+        },
+        dir: args.dir.clone(),
+        workers,
+        backend: args.backend,
+        verbose: !args.quiet,
+    };
+    game.visit(Drive {
+        settings: &settings,
+        json: args.json,
+    })
+}
+
+struct Drive<'a> {
+    settings: &'a Settings,
+    json: bool,
+}
+
+impl GameVisitor for Drive<'_> {
+    type Output = CliResult;
+    fn visit<G: Describe>(self, game: &G) -> CliResult {
+        let s = distribute::drive(game, self.settings).map_err(CliError::from)?;
+        print(game, &s, self.settings, self.json)
+    }
+}
+
+/// What `distribute` prints: `cutoff solve`'s fields, then the run's.
+fn print<G: Describe>(game: &G, s: &Summary, settings: &Settings, json: bool) -> CliResult {
+    let root = game.initial();
+    let explained = game.explain_value(&root, s.value);
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut v = serde_json::to_value(s).map_err(CliError::Json)?;
+        if let Some(m) = v.as_object_mut() {
+            m.insert("game".into(), settings.spec.game.game.clone().into());
+            m.insert("explained".into(), explained.into());
+            m.insert(
+                "pv".into(),
+                serde_json::Value::Array(s.best_move.iter().map(|m| m.clone().into()).collect()),
+            );
+            m.insert("time_ms".into(), (s.seconds * 1e3).into());
+            m.insert("depth".into(), settings.spec.depth.into());
+            m.insert("workers".into(), settings.workers.into());
+            m.insert(
+                "backend".into(),
+                match settings.backend {
+                    Backend::Local => "local",
+                    Backend::Slurm => "slurm",
+                }
+                .into(),
+            );
+        }
+        writeln!(out, "{v}").map_err(CliError::Output)?;
+        return Ok(());
+    }
+    let lines = [
+        ("game", settings.spec.game.game.clone()),
+        ("value", format!("{} ({explained}; exact)", s.value)),
+        (
+            "best move",
+            s.best_move.clone().unwrap_or_else(|| "none".into()),
+        ),
+        ("pv", s.best_move.clone().unwrap_or_default()),
+        ("nodes", format!("{} ({} guessing)", s.nodes, s.guess_nodes)),
+        ("time", format!("{:.3} s", s.seconds)),
+        (
+            "rounds",
+            format!("{} (largest {} tasks)", s.rounds, s.largest_round),
+        ),
+        (
+            "jobs",
+            format!(
+                "{} run, {} cancelled, {} retried, {} from an earlier run",
+                s.jobs, s.cancelled, s.retried, s.resumed
+            ),
+        ),
+        (
+            "frontier",
+            format!(
+                "{} positions, {} tested, {} solved exactly",
+                s.frontier, s.tested, s.solved
+            ),
+        ),
+    ];
+    for (k, v) in lines {
+        writeln!(out, "{k:<10} {v}").map_err(CliError::Output)?;
+    }
+    Ok(())
+}
+
+/// Runs `cutoff distribute-task`.
+pub fn run_task(args: &TaskArgs) -> CliResult {
+    let index = shard::shard_index(args.index)?;
+    let r = distribute::run_task(&args.dir, args.round, index)?;
+    eprintln!(
+        "round {} task {}: {} job(s), {} nodes, {:.3} s",
+        r.round,
+        r.task,
+        r.jobs.len(),
+        r.nodes,
+        r.seconds
+    );
+    Ok(())
+}

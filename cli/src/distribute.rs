@@ -884,47 +884,59 @@ fn run_local(
                 continue;
             }
             let (t, _) = running.swap_remove(i);
-            let taken = if result_path(dir, round, t).exists() {
-                match on_result(t) {
-                    Ok(v) => v,
-                    Err(e) => {
+            // Tasks that ended, to take in: this one, and any killed as useless that had
+            // written their result first (their answer is as good as any).
+            let mut ended = vec![t];
+            while let Some(t) = ended.pop() {
+                let taken = if result_path(dir, round, t).exists() {
+                    match on_result(t) {
+                        Ok(v) => v,
+                        Err(e) => {
+                            kill_all(&mut running);
+                            return Err(e);
+                        }
+                    }
+                } else {
+                    None
+                };
+                match taken {
+                    Some(useless) => {
+                        finished[t] = true;
+                        for u in useless {
+                            if finished[u] {
+                                continue;
+                            }
+                            finished[u] = true;
+                            if let Some(k) = running.iter().position(|(r, _)| *r == u) {
+                                let (_, mut c) = running.swap_remove(k);
+                                let _ = c.kill();
+                                let _ = c.wait();
+                                if result_path(dir, round, u).exists() {
+                                    ended.push(u);
+                                    continue;
+                                }
+                            }
+                            counts.cancelled += 1;
+                        }
+                        // Killed tasks may sit before `i`: start the scan again.
+                        i = 0;
+                    }
+                    None if attempts[t] >= ATTEMPTS => {
                         kill_all(&mut running);
-                        return Err(e);
+                        return Err(DistributeError::TaskFailed {
+                            round,
+                            task: t,
+                            attempts: attempts[t],
+                            log: crate::message::shown_path(
+                                &log_path(dir, round, t).to_string_lossy(),
+                            ),
+                        });
                     }
-                }
-            } else {
-                None
-            };
-            match taken {
-                Some(useless) => {
-                    finished[t] = true;
-                    for u in useless {
-                        if finished[u] {
-                            continue;
-                        }
-                        finished[u] = true;
-                        counts.cancelled += 1;
-                        if let Some(k) = running.iter().position(|(r, _)| *r == u) {
-                            let (_, mut c) = running.swap_remove(k);
-                            let _ = c.kill();
-                            let _ = c.wait();
-                        }
+                    None => {
+                        finished[t] = false;
+                        counts.retried += 1;
+                        queue.push_front(t);
                     }
-                    // Killed tasks may sit before `i`: start the scan again.
-                    i = 0;
-                }
-                None if attempts[t] >= ATTEMPTS => {
-                    kill_all(&mut running);
-                    return Err(DistributeError::TaskFailed {
-                        round,
-                        task: t,
-                        attempts: attempts[t],
-                        log: crate::message::shown_path(&log_path(dir, round, t).to_string_lossy()),
-                    });
-                }
-                None => {
-                    counts.retried += 1;
-                    queue.push_front(t);
                 }
             }
         }

@@ -1,5 +1,6 @@
-//! Split, solve-shard and merge: the merged value and best move are `cutoff solve`'s, in
-//! whatever order the shards run, and merge refuses missing, truncated and foreign results.
+//! Split, solve-shard and merge, and `distribute`: the value and best move are `cutoff solve`'s,
+//! in whatever order the shards run, after workers and the driver are killed, and files of
+//! another run, missing or truncated ones are refused.
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
@@ -418,5 +419,240 @@ fn merge_says_when_a_pass_leaves_the_value_open() {
         e.contains("not settled") && e.contains("cutoff plan"),
         "{e}"
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `cutoff distribute` of `game` into `dir` with extra `args`; its JSON.
+fn distribute(dir: &Path, game: &[&str], args: &[&str]) -> Json {
+    let mut a = vec!["distribute"];
+    a.extend(game);
+    a.extend(["--dir", s(dir), "--json", "-q"]);
+    a.extend(args);
+    json(&ok(&a))
+}
+
+/// Checks a distributed run against `cutoff solve`: the value, and a best move among the
+/// best.
+fn distributed_agrees(name: &str, game: &[&str], d: &Json) {
+    let mut args = vec!["solve"];
+    args.extend(game);
+    args.extend(["--json", "-q", "--threads", "1"]);
+    let direct = json(&ok(&args));
+    assert_eq!(d["value"], direct["value"], "{name}");
+    for field in ["nodes", "rounds", "jobs", "cancelled"] {
+        assert!(d[field].is_u64(), "{name}: {field} in {d}");
+    }
+    let best = d["best_move"].as_str().expect("a best move");
+    match best_moves(game) {
+        Some(ok) => assert!(
+            ok.contains(&best.to_string()),
+            "{name}: {best} not in {ok:?}"
+        ),
+        None => assert_eq!(d["best_move"], direct["best_move"]),
+    }
+}
+
+#[test]
+fn distribute_gets_the_solved_value_on_every_game() {
+    let cases: [(&str, &[&str], &str); 5] = [
+        ("c4", &["connect4", "44444432"], "2"),
+        ("c4-deep", &["connect4", "274552224131661"], "3"),
+        ("c4-6x5", &["connect4", "3344", "--board", "6x5"], "2"),
+        ("ttt", &["tictactoe"], "3"),
+        ("matchsticks", &["matchsticks", "21"], "2"),
+    ];
+    for (name, game, depth) in cases {
+        let dir = scratch(&format!("dist-{name}"));
+        let d = distribute(&dir, game, &["--depth", depth, "--workers", "2"]);
+        distributed_agrees(name, game, &d);
+        assert!(d["jobs"].as_u64().unwrap() > 0, "{name}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+#[test]
+fn distribute_resumes_and_refuses_what_is_not_its_own() {
+    let game = ["connect4", "44444432"];
+    let dir = scratch("dist-resume");
+    let first = distribute(&dir, &game, &["--depth", "2", "--workers", "2"]);
+    // Everything is in the folder: a second run reuses every result and runs nothing.
+    let again = distribute(&dir, &game, &["--depth", "2", "--workers", "2"]);
+    assert_eq!(again["value"], first["value"]);
+    assert_eq!(again["nodes"], first["nodes"]);
+    assert_eq!(again["jobs"], first["jobs"]);
+    let files = std::fs::read_dir(dir.join("results")).unwrap().count();
+    assert_eq!(again["resumed"], files, "every result reused");
+    // Other settings are refused, in one line that names the difference.
+    let e = fails(&[
+        "distribute",
+        "connect4",
+        "44444432",
+        "--depth",
+        "3",
+        "--dir",
+        s(&dir),
+    ]);
+    assert!(e.contains("holds a run of other settings (--depth)"), "{e}");
+    let e = fails(&[
+        "distribute",
+        "connect4",
+        "4444443",
+        "--depth",
+        "2",
+        "--dir",
+        s(&dir),
+    ]);
+    assert!(e.contains("(game)"), "{e}");
+    // A truncated result and one of another run are set aside and their work done again.
+    let results = dir.join("results");
+    let r0 = results.join("1-0.json");
+    let text = std::fs::read_to_string(&r0).unwrap();
+    std::fs::write(&r0, &text[..text.len() / 2]).unwrap();
+    let r1 = results.join("0-0.json");
+    let other =
+        std::fs::read_to_string(&r1)
+            .unwrap()
+            .replacen("\"digest\":\"", "\"digest\":\"0", 1);
+    std::fs::write(&r1, other).unwrap();
+    let out = cutoff(
+        &[
+            "distribute",
+            "connect4",
+            "44444432",
+            "--depth",
+            "2",
+            "--dir",
+            s(&dir),
+            "--json",
+            "-q",
+        ],
+        &[],
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("another run"), "{err}");
+    assert!(err.contains("not a valid file"), "{err}");
+    assert_eq!(
+        json(&String::from_utf8_lossy(&out.stdout))["value"],
+        first["value"]
+    );
+    assert!(results.join("1-0.refused").exists() && results.join("0-0.refused").exists());
+    // Bad settings.
+    for (args, want) in [
+        (vec!["--depth", "0"], "--depth must be between 1"),
+        (vec!["--workers", "0"], "--workers must be between 1"),
+    ] {
+        let mut a = vec!["distribute", "connect4", "44", "--dir", s(&dir)];
+        a.extend(args);
+        let e = fails(&a);
+        assert!(e.contains(want), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The live child processes of `pid` (not zombies).
+#[cfg(target_os = "linux")]
+fn children(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // Fields after the command's closing parenthesis: state, ppid, ...
+        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.len() > 1 && f[1] == pid.to_string() && f[0] != "Z" {
+            out.push(e.file_name().to_string_lossy().parse().unwrap_or(0));
+        }
+    }
+    out
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn killed_workers_and_a_killed_driver_lose_only_the_running_work() {
+    use std::process::Stdio;
+    // One direct solve is the reference for both runs (the value; `distribute_gets_...`
+    // checks best moves).
+    let direct = json(&ok(&["solve", "connect4", "4453", "--json", "-q"]));
+    let args = |dir: &Path| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "distribute",
+            "connect4",
+            "4453",
+            "--depth",
+            "2",
+            "--workers",
+            "2",
+        ]
+        .map(String::from)
+        .to_vec();
+        a.extend(["--json".into(), "-q".into(), "--dir".into(), s(dir).into()]);
+        a
+    };
+    // Workers killed in the middle of their jobs: their tasks run again.
+    let dir = scratch("dist-kill-worker");
+    let mut driver = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(args(&dir))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut killed = 0;
+    // Two kills at most: a task gets three attempts, and both may hit the same one.
+    while killed < 2 && driver.try_wait().unwrap().is_none() {
+        if let Some(&c) = children(driver.id()).first() {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            // SAFETY: `kill` on a pid only sends a signal.
+            if unsafe { libc::kill(c as i32, libc::SIGKILL) } == 0 {
+                killed += 1;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let out = driver.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let d = json(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(d["value"], direct["value"], "killed workers");
+    assert!(killed > 0);
+    assert!(d["retried"].as_u64().unwrap() > 0, "{d}");
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // The driver killed mid-round: started again, it keeps every finished result.
+    let dir = scratch("dist-kill-driver");
+    let mut driver = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args(args(&dir))
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let results = dir.join("results");
+    let count = || {
+        std::fs::read_dir(&results).map_or(0, |d| {
+            d.flatten()
+                .filter(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    n.ends_with(".json") && !n.starts_with('.')
+                })
+                .count()
+        })
+    };
+    while count() < 4 && driver.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    driver.kill().unwrap();
+    driver.wait().unwrap();
+    let before = count();
+    let d = json(&ok(&args(&dir)
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()));
+    assert_eq!(d["value"], direct["value"], "killed driver");
+    assert!(d["resumed"].as_u64().unwrap() as usize >= before, "{d}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -536,7 +536,9 @@ mod tests {
         let text = std::fs::read_to_string(&a).unwrap();
         std::fs::write(&a, format!("{text}00ab 3 E")).unwrap();
         assert_eq!(merge(std::slice::from_ref(&a), "g 1", &out).unwrap(), 2);
-        let e = merge(std::slice::from_ref(&a), "g 2", &out).unwrap_err().to_string();
+        let e = merge(std::slice::from_ref(&a), "g 2", &out)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("not for g 2"), "{e}");
         for p in [a, b, out] {
             std::fs::remove_file(p).ok();

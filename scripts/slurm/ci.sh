@@ -2,7 +2,9 @@
 # CI check of the Slurm path, end to end on one machine (Debian 12, as root,
 # no input): install Slurm and munge, start a single-node cluster, split a
 # Connect Four position into 4 shards, run them as a job array plus a merge
-# job, and check the merged value against a plain `cutoff solve`.
+# job, and check the merged value against a plain `cutoff solve`; then solve the same
+# position with `cutoff distribute --backend slurm` (a job array a round, useless tasks
+# cancelled with scancel), check its value, and print the per-round latency of an array.
 #
 #   bash scripts/slurm/ci.sh
 #
@@ -104,3 +106,24 @@ echo "plain solve: value $dv, best move $dm"
 # Two moves may share the best value; only the value must agree.
 [[ $mm == "$dm" ]] || echo "note: best moves differ ($mm, $dm) with the same value $mv"
 echo "ok: slurm array + merge agree with cutoff solve on connect4 $pos"
+
+# The driver: every round a job array, the value checked against the plain solve, and the
+# latency of a round (its wall time less its longest task) from the run's summary.
+t=$(now_ms)
+"$cutoff" distribute connect4 "$pos" --backend slurm --workers 4 --depth 2 \
+    --dir "$work/distribute" --json -q >"$work/distribute.json" ||
+    die "distribute --backend slurm failed: $(tail -n 3 "$work"/distribute/logs/*.log 2>/dev/null | tail -n 3)"
+echo "distribute --backend slurm: $(secs $(($(now_ms) - t))) s"
+read -r xv xm < <(fields "$(cat "$work/distribute.json")") ||
+    die "distribute output is not the expected JSON"
+echo "slurm distribute: value $xv, best move $xm"
+[[ $xv == "$dv" ]] || die "value mismatch: distributed $xv, solved $dv"
+python3 - "$work/distribute/summary.json" <<'PY'
+import json, statistics, sys
+s = json.load(open(sys.argv[1]))
+lat = [r["wall_seconds"] - max(r["task_seconds"] or [0]) for r in s["round_costs"]]
+print(f"slurm rounds: {len(lat)}, jobs {s['jobs']}, cancelled {s['cancelled']}; "
+      f"per-round latency (wall less the longest task): median {statistics.median(lat):.3f} s, "
+      f"min {min(lat):.3f} s, max {max(lat):.3f} s")
+PY
+echo "ok: cutoff distribute --backend slurm agrees with cutoff solve on connect4 $pos"

@@ -6,6 +6,7 @@
 //!   comparison on real games; [`plot`]: the figure.
 //! - [`workload`]: the named suites of `cutoff-bench run`; [`record`]: the JSON a run writes;
 //!   [`compare`]: two runs side by side; [`build_info`]: the build a run measured.
+//! - [`distributed`]: a `cutoff distribute` run replayed on N simulated workers.
 //! - [`scaling`]: the thread-scaling figure of `scripts/scaling.sh`.
 //! - [`measure`], [`positions`], [`table`]: one timed search, the fixed positions, text tables.
 
@@ -14,6 +15,7 @@
 pub mod build_info;
 pub mod chance;
 pub mod compare;
+pub mod distributed;
 pub mod games;
 pub mod measure;
 pub mod plot;

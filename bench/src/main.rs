@@ -47,6 +47,26 @@ enum Command {
     /// Draw speed-up over one thread against threads from the scaling.json that
     /// scripts/scaling.sh writes, as SVG.
     Scaling(ScalingArgs),
+    /// Replay a finished `cutoff distribute` run (its summary.json) on 1, 8, 64, 256 and 1024
+    /// simulated workers: the wall time and the speed-up over a direct one-thread solve.
+    Distributed(DistributedArgs),
+}
+
+#[derive(clap::Args)]
+struct DistributedArgs {
+    /// The run's summary.json (in its --dir).
+    summary: String,
+    /// Seconds of a direct one-thread solve of the same position (`cutoff solve ... --threads
+    /// 1`), measured on the machine that ran the tasks.
+    #[arg(long)]
+    direct_seconds: f64,
+    /// Seconds added to every round: submitting it and hearing its last answer (the latency
+    /// `scripts/slurm/ci.sh` measures on a Slurm array).
+    #[arg(long, default_value_t = 1.0)]
+    latency: f64,
+    /// Worker counts (default 1,8,64,256,1024).
+    #[arg(long, value_delimiter = ',', default_value = "1,8,64,256,1024")]
+    workers: Vec<usize>,
 }
 
 #[derive(clap::Args)]
@@ -404,6 +424,48 @@ fn scaling_cmd(a: &ScalingArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn distributed_cmd(a: &DistributedArgs) -> Result<ExitCode, String> {
+    use cutoff_bench::distributed::{load, simulate};
+    if !(a.direct_seconds > 0.0 && a.direct_seconds.is_finite()) {
+        return Err(format!(
+            "--direct-seconds must be a positive number of seconds, got {}",
+            a.direct_seconds
+        ));
+    }
+    if !(a.latency >= 0.0 && a.latency.is_finite()) {
+        return Err(format!(
+            "--latency must be 0 or more seconds, got {}",
+            a.latency
+        ));
+    }
+    if a.workers.contains(&0) {
+        return Err("--workers must all be at least 1".into());
+    }
+    let s = load(&a.summary)?;
+    let tasks: usize = s.round_costs.iter().map(|r| r.task_seconds.len()).sum();
+    let work: f64 = s.round_costs.iter().flat_map(|r| &r.task_seconds).sum();
+    let mut out = format!(
+        "value {}, {} nodes, {} rounds, {} tasks, {:.3} s of task time; direct one-thread \
+         solve {:.3} s; latency {:.3} s a round\n\n| workers | simulated wall time | speed-up over direct |\n|---:|---:|---:|\n",
+        s.value,
+        s.nodes,
+        s.round_costs.len(),
+        tasks,
+        work,
+        a.direct_seconds,
+        a.latency
+    );
+    for &n in &a.workers {
+        let t = simulate(&s.round_costs, n, a.latency);
+        out.push_str(&format!(
+            "| {n} | {t:.3} s | {:.2}x |\n",
+            a.direct_seconds / t
+        ));
+    }
+    say(&out);
+    Ok(ExitCode::SUCCESS)
+}
+
 fn merge_cmd(a: &MergeArgs) -> Result<ExitCode, String> {
     let runs = a
         .runs
@@ -445,6 +507,7 @@ fn main() -> ExitCode {
         Command::Merge(a) => merge_cmd(a),
         Command::Chance(a) => chance_cmd(a),
         Command::Scaling(a) => scaling_cmd(a),
+        Command::Distributed(a) => distributed_cmd(a),
     };
     match outcome {
         Ok(code) => code,

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The figures of `cutoff distribute` against a direct one-thread solve
+# (docs/measurements/distributed.md): for each of the first N Begin-Hard lines (or the
+# positions given), the value of both (they must agree with the test set's score), the
+# nodes of both and their ratio, the rounds, the largest round and the wall times.
+#
+#   scripts/distribute.sh [N] [-- DISTRIBUTE_ARGS...]
+#
+# Environment: CUTOFF (default target/release/cutoff), SET (default
+# positions/connect4/begin-hard.txt), DIRS (the run folders' parent, default a temporary one).
+# Prints a markdown table; exits 1 if any value disagrees.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cutoff=${CUTOFF:-$root/target/release/cutoff}
+set_file=${SET:-$root/positions/connect4/begin-hard.txt}
+n=${1:-20}
+shift || true
+[[ ${1:-} == -- ]] && shift
+extra=("$@")
+[[ -x $cutoff ]] || { echo "distribute.sh: no cutoff binary at $cutoff" >&2; exit 2; }
+dirs=${DIRS:-$(mktemp -d /tmp/cutoff-distribute.XXXXXX)}
+bad=0
+echo "| position | score | direct nodes | direct s | distributed nodes | ratio | rounds | largest | jobs | cancelled | wall s |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+while read -r pos score; do
+    d=$("$cutoff" solve connect4 "$pos" --threads 1 --tt-mb 16 --json -q)
+    rm -rf "$dirs/$pos"
+    x=$("$cutoff" distribute connect4 "$pos" --dir "$dirs/$pos" --json -q "${extra[@]}")
+    python3 - "$pos" "$score" "$d" "$x" <<'PY' || bad=1
+import json, sys
+pos, score, d, x = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
+ok = d["value"] == x["value"] == score
+print(f"| {pos} | {score} | {d['nodes']:,} | {d['time_ms']/1e3:.2f} | {x['nodes']:,} | "
+      f"{x['nodes']/d['nodes']:.2f} | {x['rounds']} | {x['largest_round']} | {x['jobs']} | "
+      f"{x['cancelled']} | {x['time_ms']/1e3:.2f} |" + ("" if ok else f" **value {x['value']}, solve {d['value']}**"))
+sys.exit(0 if ok else 1)
+PY
+done < <(head -n "$n" "$set_file")
+exit $bad

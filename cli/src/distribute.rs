@@ -137,6 +137,10 @@ pub struct RunSpec {
     /// A job whose expected cost is over this percentage of its round's is split a ply
     /// deeper first (0: never).
     pub split_percent: u32,
+    /// The opening book whose values are the guesses of the positions it holds: `builtin`,
+    /// or the SHA-256 of the book file (absent: no book).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub book: Option<String>,
 }
 
 /// One job of a task: a frontier position by its moves from the root, guessed (`at` absent)
@@ -278,6 +282,9 @@ pub struct Settings {
     pub backend: Backend,
     /// Prints one line per round on standard error.
     pub verbose: bool,
+    /// The opening book that guesses the positions it holds (as guesses only: a test still
+    /// proves every bound).
+    pub book: Option<crate::book::Book>,
 }
 
 fn bad(path: &Path, what: impl Into<String>) -> DistributeError {
@@ -510,14 +517,21 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
         round: 0,
         hard: Vec::new(),
     };
+    d.prover.trust_guesses(settings.book.is_some());
     d.resume()?;
     let (value, best_move) = loop {
         let tasks = match d.prover.step() {
             Step::Done { value, best_move } => break (value, best_move),
-            Step::Guess(leaves) => leaves
-                .chunks(GUESSES_PER_TASK.min(leaves.len().div_ceil(settings.workers).max(1)))
-                .map(|c| c.iter().map(|&l| d.job_spec(l, None)).collect())
-                .collect::<Vec<Vec<JobSpec>>>(),
+            Step::Guess(leaves) => {
+                let leaves = d.guess_from_book(leaves);
+                if leaves.is_empty() {
+                    continue;
+                }
+                leaves
+                    .chunks(GUESSES_PER_TASK.min(leaves.len().div_ceil(settings.workers).max(1)))
+                    .map(|c| c.iter().map(|&l| d.job_spec(l, None)).collect())
+                    .collect::<Vec<Vec<JobSpec>>>()
+            }
             Step::Test { jobs, .. } => {
                 if d.split_costly(&jobs)? {
                     continue;
@@ -565,6 +579,7 @@ fn first_difference(old: &RunSpec, new: &RunSpec) -> String {
         ("--tt-mb", old.table_mib != new.table_mib),
         ("--hard-nodes", old.hard_nodes != new.hard_nodes),
         ("--split-percent", old.split_percent != new.split_percent),
+        ("--book", old.book != new.book),
     ];
     pairs
         .iter()
@@ -598,6 +613,32 @@ impl<G: Describe> Driver<'_, G> {
             pos = self.game.play(&pos, mv);
         }
         JobSpec { path, at }
+    }
+
+    /// Gives the positions the book holds its values as their guesses (not as bounds: the
+    /// tests prove them); returns the others.
+    fn guess_from_book(&mut self, leaves: Vec<usize>) -> Vec<usize> {
+        let Some(book) = &self.settings.book else {
+            return leaves;
+        };
+        let (lo, hi) = self.game.value_range();
+        leaves
+            .into_iter()
+            .filter(|&l| match book.value(self.game, &self.prover.position(l)) {
+                Some(v) => {
+                    self.prover.learn(
+                        l,
+                        Found {
+                            lo,
+                            hi,
+                            guess: Some(v),
+                        },
+                    );
+                    false
+                }
+                None => true,
+            })
+            .collect()
     }
 
     /// Loads every result the folder holds (a resumed run), as facts.

@@ -656,3 +656,41 @@ fn killed_workers_and_a_killed_driver_lose_only_the_running_work() {
     assert!(d["resumed"].as_u64().unwrap() as usize >= before, "{d}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn distribute_takes_its_guesses_from_a_book() {
+    let dir = scratch("dist-book");
+    let book = dir.join("book.txt");
+    ok(&[
+        "book",
+        "connect4",
+        "--board",
+        "5x4",
+        "--plies",
+        "3",
+        "--out",
+        s(&book),
+    ]);
+    let game = ["connect4", "--board", "5x4"];
+    let d = distribute(
+        &dir.join("run"),
+        &game,
+        &["--depth", "3", "--workers", "2", "--book", s(&book)],
+    );
+    distributed_agrees("5x4 with a book", &game, &d);
+    // Every frontier position was guessed from the book: no guessing search ran.
+    assert_eq!(d["guess_nodes"], 0, "{d}");
+    // A run resumed with another book is refused.
+    let e = fails(&[
+        "distribute",
+        "connect4",
+        "--board",
+        "5x4",
+        "--depth",
+        "3",
+        "--dir",
+        s(&dir.join("run")),
+    ]);
+    assert!(e.contains("(--book)"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

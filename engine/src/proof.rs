@@ -418,6 +418,9 @@ pub struct Prover<G: Game> {
     /// The direction of the last steps, kept through the bisection.
     heading: Option<bool>,
     tests: usize,
+    /// The guesses are taken to be right (a book's values): the root's hypothesis is its
+    /// guess, never the stepping direction.
+    trusted: bool,
 }
 
 impl<G: Game> Prover<G> {
@@ -439,7 +442,16 @@ impl<G: Game> Prover<G> {
             run: None,
             heading: None,
             tests: 0,
+            trusted: false,
         })
+    }
+
+    /// Takes the guesses to be right, as an opening book's are: each test's proof follows
+    /// the root's guess rather than the direction the tests have been stepping (which is
+    /// right for poor guesses, which only the answers move). Only the work changes, never
+    /// the value.
+    pub fn trust_guesses(&mut self, trusted: bool) {
+        self.trusted = trusted;
     }
 
     /// Frontier positions so far (transpositions counted once; [`Prover::split`] adds).
@@ -529,6 +541,9 @@ impl<G: Game> Prover<G> {
 
     /// The hypothesis at the root while stepping: see [`Prover::step`].
     fn hope(&self) -> Option<bool> {
+        if self.trusted {
+            return None;
+        }
         self.run.map(|(dir, _)| dir).or(self.heading)
     }
 

@@ -4,7 +4,7 @@
 
 use cutoff::games::perfect::connect4::{parse_suite, Connect4};
 use cutoff::games::perfect::random_tree::{Order, RandomTree};
-use cutoff::proof::{prove, Config};
+use cutoff::proof::{prove, Config, Found, Prover, Step};
 use cutoff::solver::{Solver, Verdict};
 use cutoff::{Game, MoveBuffer, Value};
 
@@ -132,4 +132,74 @@ fn a_finished_game_and_a_frontier_of_no_plies() {
         },
     );
     assert!(err.is_err());
+}
+
+/// Drives a [`Prover`] by hand, as a distributed driver does: answers in reverse order,
+/// every test's position opened a ply deeper on its second test, trusted guesses where
+/// `trusted`, and guesses that are wrong on purpose.
+fn by_hand<G: Game>(game: &G, depth: usize, trusted: bool, skew: Value) -> (Value, usize) {
+    let mut p = Prover::new(game, game.initial(), depth).expect("a frontier");
+    p.trust_guesses(trusted);
+    let mut tested = std::collections::HashMap::new();
+    let mut splits = 0;
+    loop {
+        match p.step() {
+            Step::Guess(leaves) => {
+                for l in leaves {
+                    let v = direct(game, p.position(l));
+                    let (lo, hi) = game.value_range();
+                    p.learn(
+                        l,
+                        Found {
+                            lo,
+                            hi,
+                            guess: Some((v + skew).clamp(lo, hi)),
+                        },
+                    );
+                }
+            }
+            Step::Test { jobs, .. } => {
+                let mut opened = false;
+                for j in &jobs {
+                    let n = tested.entry(j.leaf).or_insert(0);
+                    *n += 1;
+                    if *n == 2 && p.split(game, j.leaf).expect("opens") {
+                        opened = true;
+                        splits += 1;
+                    }
+                }
+                if opened {
+                    continue;
+                }
+                for j in jobs.iter().rev() {
+                    if !p.needed(j) {
+                        continue;
+                    }
+                    let r = cutoff::proof::test_solver(game, p.position(j.leaf), j.at)
+                        .table_mib(1)
+                        .run()
+                        .expect("runs");
+                    p.learn(j.leaf, Found::of_test(p.range(), *j, r.verdict));
+                }
+            }
+            Step::Done { value, .. } => return (value, splits),
+        }
+    }
+}
+
+#[test]
+fn a_prover_fed_by_hand_with_splits_and_any_guesses_gets_the_value() {
+    let mut splits = 0;
+    for seed in 0..24u64 {
+        let order = [Order::Random, Order::BestFirst, Order::WorstFirst][seed as usize % 3];
+        let (b, d) = (2 + seed as usize % 3, 4 + seed as usize % 3);
+        let t = RandomTree::new(b, d, seed, order).expect("valid parameters");
+        let want = direct(&t, t.initial());
+        for (trusted, skew) in [(true, 0), (false, 0), (true, 3), (false, -2)] {
+            let (v, s) = by_hand(&t, 2, trusted, skew);
+            assert_eq!(v, want, "seed {seed} trusted {trusted} skew {skew}");
+            splits += s;
+        }
+    }
+    assert!(splits > 0, "the split path ran");
 }

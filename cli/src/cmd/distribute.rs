@@ -43,6 +43,11 @@ pub struct Args {
     /// percentage of its round's expected nodes before (0: never).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub split_percent: u32,
+    /// An opening book (`cutoff book`; `builtin`: the Connect Four book in the binary) whose
+    /// values are the guesses of the frontier positions it holds, instead of a guessing
+    /// search. Guesses only: every bound is still proved by a test.
+    #[arg(long, value_name = "BOOK")]
+    pub book: Option<String>,
     /// Print the outcome as JSON.
     #[arg(long)]
     pub json: bool,
@@ -89,6 +94,13 @@ pub fn run(args: &Args) -> CliResult {
     spec.position_sha256 = sha;
     // `--depth` is the frontier's here, not the game's (random trees are refused above).
     spec.depth = None;
+    // The run records which book guessed (the built-in one, or a file's digest), so that a
+    // resumed run uses the same.
+    let book_id = match args.book.as_deref() {
+        None => None,
+        Some(crate::book::BUILTIN) => Some(crate::book::BUILTIN.to_string()),
+        Some(file) => Some(shard::digest(&shard::read(file)?)),
+    };
     let settings = Settings {
         spec: RunSpec {
             cutoff_distribute: distribute::RUN_VERSION,
@@ -98,28 +110,39 @@ pub fn run(args: &Args) -> CliResult {
             table_mib: super::table_mib(args.tt_mb)?,
             hard_nodes: args.hard_nodes,
             split_percent: args.split_percent,
+            book: book_id,
         },
         dir: args.dir.clone(),
         workers,
         backend: args.backend,
         verbose: !args.quiet,
+        book: None,
     };
     game.visit(Drive {
-        settings: &settings,
+        settings,
+        book: args.book.as_deref(),
         json: args.json,
     })
 }
 
 struct Drive<'a> {
-    settings: &'a Settings,
+    settings: Settings,
+    book: Option<&'a str>,
     json: bool,
 }
 
 impl GameVisitor for Drive<'_> {
     type Output = CliResult;
-    fn visit<G: Describe>(self, game: &G) -> CliResult {
-        let s = distribute::drive(game, self.settings).map_err(CliError::from)?;
-        print(game, &s, self.settings, self.json)
+    fn visit<G: Describe>(mut self, game: &G) -> CliResult {
+        if let Some(spec) = self.book {
+            self.settings.book = Some(crate::book::load(
+                spec,
+                game.name(),
+                game.board().as_deref(),
+            )?);
+        }
+        let s = distribute::drive(game, &self.settings).map_err(CliError::from)?;
+        print(game, &s, &self.settings, self.json)
     }
 }
 

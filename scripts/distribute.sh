@@ -7,7 +7,8 @@
 #   scripts/distribute.sh [N] [-- DISTRIBUTE_ARGS...]
 #
 # Environment: CUTOFF (default target/release/cutoff), SET (default
-# positions/connect4/begin-hard.txt), DIRS (the run folders' parent, default a temporary one).
+# positions/connect4/begin-hard.txt; `#` lines are skipped), BOARD (WxH, for a set of
+# positions/connect4/boards/), DIRS (the run folders' parent, default a temporary one).
 # Prints a markdown table; exits 1 if any value disagrees.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,12 +21,14 @@ extra=("$@")
 [[ -x $cutoff ]] || { echo "distribute.sh: no cutoff binary at $cutoff" >&2; exit 2; }
 dirs=${DIRS:-$(mktemp -d /tmp/cutoff-distribute.XXXXXX)}
 bad=0
+board=()
+[[ -n ${BOARD:-} ]] && board=(--board "$BOARD")
 echo "| position | score | direct nodes | direct s | distributed nodes | ratio | rounds | largest | jobs | cancelled | wall s |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 while read -r pos score; do
-    d=$("$cutoff" solve connect4 "$pos" --threads 1 --tt-mb 16 --json -q)
-    rm -rf "$dirs/$pos"
-    x=$("$cutoff" distribute connect4 "$pos" --dir "$dirs/$pos" --json -q "${extra[@]}")
+    d=$("$cutoff" solve connect4 "$pos" "${board[@]}" --threads 1 --tt-mb 16 --json -q)
+    rm -rf "${dirs:?}/$pos"
+    x=$("$cutoff" distribute connect4 "$pos" "${board[@]}" --dir "$dirs/$pos" --json -q "${extra[@]}")
     python3 - "$pos" "$score" "$d" "$x" <<'PY' || bad=1
 import json, sys
 pos, score, d, x = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
@@ -35,5 +38,5 @@ print(f"| {pos} | {score} | {d['nodes']:,} | {d['time_ms']/1e3:.2f} | {x['nodes'
       f"{x['cancelled']} | {x['time_ms']/1e3:.2f} |" + ("" if ok else f" **value {x['value']}, solve {d['value']}**"))
 sys.exit(0 if ok else 1)
 PY
-done < <(head -n "$n" "$set_file")
+done < <(grep -v '^#' "$set_file" | head -n "$n")
 exit $bad

@@ -1063,26 +1063,34 @@ fn run_slurm(
         )?;
         let job = out.trim().split(';').next().unwrap_or("").to_string();
         let mut waiting = todo.clone();
-        let mut delay = Duration::from_millis(50);
+        // The results folder is looked at every 20 ms (a file system call); the controller
+        // is asked only every second, to see whether the array has left the queue with
+        // tasks that wrote nothing (they died).
+        let mut queued = String::from("pending");
+        let mut asked: Option<Instant> = None;
         loop {
             if stop.load(std::sync::atomic::Ordering::Relaxed) {
                 let _ = slurm("scancel", std::slice::from_ref(&job));
                 return Err(DistributeError::Interrupted { round });
             }
-            std::thread::sleep(delay);
-            delay = (delay * 2).min(Duration::from_millis(500));
-            // Results first, then the queue: a task writes its result before it leaves.
-            let queued = slurm(
-                "squeue",
-                &[
-                    "-h".into(),
-                    "-j".into(),
-                    job.clone(),
-                    "-o".into(),
-                    "%i".into(),
-                ],
-            )
-            .unwrap_or_default();
+            std::thread::sleep(Duration::from_millis(20));
+            // The queue before the results: a task writes its result before it leaves, so
+            // a task gone from a queue read earlier has its result there by now, or died.
+            if asked.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                queued = slurm(
+                    "squeue",
+                    &[
+                        "-h".into(),
+                        "-j".into(),
+                        job.clone(),
+                        "-o".into(),
+                        "%i".into(),
+                    ],
+                )
+                // A controller that does not answer says nothing new.
+                .unwrap_or_else(|_| queued.clone());
+                asked = Some(Instant::now());
+            }
             let mut cancel = Vec::new();
             let mut i = 0;
             while i < waiting.len() {
@@ -1093,7 +1101,6 @@ fn run_slurm(
                 }
                 waiting.swap_remove(i);
                 if let Some(useless) = on_result(t)? {
-                    delay = Duration::from_millis(50);
                     finished[t] = true;
                     for u in useless {
                         if !finished[u] {

@@ -99,6 +99,14 @@ pub enum DistributeError {
         /// Its message.
         what: String,
     },
+    /// Another driver holds the folder.
+    #[error(
+        "{dir} is in use by another cutoff distribute (its lock file {dir}/driver.lock is held)"
+    )]
+    Busy {
+        /// The folder.
+        dir: String,
+    },
     /// Stopped by Ctrl-C or SIGTERM; the folder holds every finished task.
     #[error("interrupted in round {round}; run the same command again to resume")]
     Interrupted {
@@ -493,6 +501,7 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
     for sub in ["rounds", "results", "hard", "logs"] {
         create_folder(&dir.join(sub))?;
     }
+    let _lock = lock(dir)?;
     let run = dir.join("run.json");
     if run.exists() {
         let (old, _) = read_run(dir)?;
@@ -568,6 +577,39 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
     s.round_costs = ends;
     write_json(&dir.join("summary.json"), &d.summary)?;
     Ok(d.summary)
+}
+
+/// Takes the folder's lock for this driver's lifetime (the returned file holds it; the system
+/// drops it when the process ends, however it ends): two drivers on one folder would write
+/// the same rounds.
+fn lock(dir: &Path) -> Result<std::fs::File, DistributeError> {
+    let path = dir.join("driver.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|source| FileError::Write {
+            path: path.clone(),
+            source,
+        })?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: `flock` takes a descriptor that `file` owns and keeps open while the lock
+        // is wanted; it touches no memory of ours.
+        let r = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) };
+        if r != 0 {
+            let e = std::io::Error::last_os_error();
+            if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+                return Err(DistributeError::Busy {
+                    dir: crate::message::shown_path(&dir.to_string_lossy()),
+                });
+            }
+            return Err(FileError::Write { path, source: e }.into());
+        }
+    }
+    Ok(file)
 }
 
 /// The first field in which two runs' settings differ, named.

@@ -537,6 +537,39 @@ fn distribute_resumes_and_refuses_what_is_not_its_own() {
         first["value"]
     );
     assert!(results.join("1-0.refused").exists() && results.join("0-0.refused").exists());
+    // A second driver on a folder in use is refused.
+    let busy = scratch("dist-busy");
+    let mut first = Command::new(env!("CARGO_BIN_EXE_cutoff"))
+        .args([
+            "distribute",
+            "connect4",
+            "4453",
+            "--depth",
+            "2",
+            "-q",
+            "--dir",
+            s(&busy),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    while !busy.join("run.json").exists() && first.try_wait().unwrap().is_none() {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    if first.try_wait().unwrap().is_none() {
+        let e = fails(&[
+            "distribute",
+            "connect4",
+            "4453",
+            "--depth",
+            "2",
+            "--dir",
+            s(&busy),
+        ]);
+        assert!(e.contains("in use by another cutoff distribute"), "{e}");
+    }
+    assert!(first.wait().unwrap().success());
+    let _ = std::fs::remove_dir_all(&busy);
     // Bad settings.
     for (args, want) in [
         (vec!["--depth", "0"], "--depth must be between 1"),

@@ -23,7 +23,7 @@ dirs=${DIRS:-$(mktemp -d /tmp/cutoff-distribute.XXXXXX)}
 bad=0
 board=()
 [[ -n ${BOARD:-} ]] && board=(--board "$BOARD")
-echo "| position | score | direct nodes | direct s | distributed nodes | ratio | rounds | largest | jobs | cancelled | wall s |"
+echo "| position | score | direct nodes | direct s | distributed nodes (in cancelled tasks) | ratio | rounds | largest | jobs | cancelled | wall s |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 while read -r pos score; do
     d=$("$cutoff" solve connect4 "$pos" "${board[@]}" --threads 1 --tt-mb 16 --json -q)
@@ -33,7 +33,7 @@ while read -r pos score; do
 import json, sys
 pos, score, d, x = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
 ok = d["value"] == x["value"] == score
-print(f"| {pos} | {score} | {d['nodes']:,} | {d['time_ms']/1e3:.2f} | {x['nodes']:,} | "
+print(f"| {pos} | {score} | {d['nodes']:,} | {d['time_ms']/1e3:.2f} | {x['nodes']:,} ({x['cancelled_nodes']:,}) | "
       f"{x['nodes']/d['nodes']:.2f} | {x['rounds']} | {x['largest_round']} | {x['jobs']} | "
       f"{x['cancelled']} | {x['time_ms']/1e3:.2f} |" + ("" if ok else f" **value {x['value']}, solve {d['value']}**"))
 sys.exit(0 if ok else 1)

@@ -208,6 +208,17 @@ pub struct TaskResult {
     pub hard_entries: u64,
 }
 
+/// The work of a task stopped before its end: `results/R-I.stopped.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Stopped {
+    /// The run's digest.
+    pub digest: String,
+    /// Nodes it searched.
+    pub nodes: u64,
+    /// Seconds it ran.
+    pub seconds: f64,
+}
+
 /// What a round cost: `rounds/R-end.json`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct RoundEnd {
@@ -238,7 +249,8 @@ pub struct Summary {
     pub value: Value,
     /// A best move at the root (absent at a finished position).
     pub best_move: Option<String>,
-    /// Nodes of every round's jobs together, guesses included.
+    /// Nodes of every round's jobs together: guesses, tests, and the work of tasks stopped
+    /// before their end (`cancelled_nodes`).
     pub nodes: u64,
     /// Nodes of the guessing jobs.
     pub guess_nodes: u64,
@@ -248,6 +260,9 @@ pub struct Summary {
     pub jobs: usize,
     /// Tasks cancelled.
     pub cancelled: usize,
+    /// Nodes of the tasks stopped before their end (cancelled while running, or running
+    /// when a driver was stopped), as they recorded them; part of `nodes`.
+    pub cancelled_nodes: u64,
     /// Task attempts submitted again.
     pub retried: usize,
     /// Results found in the folder at the start (a resumed run).
@@ -315,6 +330,11 @@ fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), DistributeErro
 /// The result file of task `task` of round `round`.
 pub fn result_path(dir: &Path, round: usize, task: usize) -> PathBuf {
     dir.join("results").join(format!("{round}-{task}.json"))
+}
+
+fn stopped_path(dir: &Path, round: usize, task: usize) -> PathBuf {
+    dir.join("results")
+        .join(format!("{round}-{task}.stopped.json"))
 }
 
 fn round_path(dir: &Path, round: usize) -> PathBuf {
@@ -460,8 +480,16 @@ impl GameVisitor for Worker<'_> {
                 solver = solver.keep(r.keep());
             }
             let r = solver.run()?;
-            // A guess ends at its budget; only a signal stops a task short.
+            // A guess ends at its budget; only a signal stops a task short (the driver's
+            // SIGTERM when an answer made it useless, scancel, Ctrl-C): it records the work
+            // it did, which the run's figures count as cancelled work.
             if stop.load(std::sync::atomic::Ordering::Relaxed) {
+                let stopped = Stopped {
+                    digest: self.digest.to_string(),
+                    nodes: out.iter().map(|j: &JobResult| j.nodes).sum::<u64>() + r.stats.nodes,
+                    seconds: start.elapsed().as_secs_f64(),
+                };
+                let _ = write_json(&stopped_path(self.dir, self.round, self.task), &stopped);
                 return Err(DistributeError::Interrupted { round: self.round });
             }
             let found = match job.at {
@@ -565,6 +593,8 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
         })
         .count();
     s.seconds = start.elapsed().as_secs_f64();
+    s.cancelled_nodes = stopped_nodes(dir, &d.digest);
+    s.nodes += s.cancelled_nodes;
     let mut ends = Vec::new();
     for r in 0..d.round {
         let p = dir.join("rounds").join(format!("{r}-end.json"));
@@ -577,6 +607,20 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
     s.round_costs = ends;
     write_json(&dir.join("summary.json"), &d.summary)?;
     Ok(d.summary)
+}
+
+/// The nodes every stopped task of the run recorded.
+fn stopped_nodes(dir: &Path, digest: &str) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir.join("results")) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".stopped.json"))
+        .filter_map(|e| read_json::<Stopped>(&e.path()).ok())
+        .filter(|st| st.digest == digest)
+        .map(|st| st.nodes)
+        .sum()
 }
 
 /// Takes the folder's lock for this driver's lifetime (the returned file holds it; the system
@@ -906,11 +950,9 @@ fn run_local(
     let mut attempts = vec![0u32; tasks];
     let mut counts = Counts::default();
     let kill_all = |running: &mut Vec<(usize, Child)>| {
-        for (_, c) in running.iter_mut() {
-            let _ = c.kill();
-            let _ = c.wait();
+        for (_, c) in running.drain(..) {
+            terminate(c);
         }
-        running.clear();
     };
     loop {
         while running.len() < workers {
@@ -991,9 +1033,8 @@ fn run_local(
                             }
                             finished[u] = true;
                             if let Some(k) = running.iter().position(|(r, _)| *r == u) {
-                                let (_, mut c) = running.swap_remove(k);
-                                let _ = c.kill();
-                                let _ = c.wait();
+                                let (_, c) = running.swap_remove(k);
+                                terminate(c);
                                 if result_path(dir, round, u).exists() {
                                     ended.push(u);
                                     continue;
@@ -1024,6 +1065,30 @@ fn run_local(
             }
         }
     }
+}
+
+/// Stops a worker that an answer made useless: SIGTERM, so that it records the work it did,
+/// then SIGKILL if it has not ended within a second.
+fn terminate(mut child: Child) {
+    #[cfg(unix)]
+    {
+        if let Ok(pid) = i32::try_from(child.id()) {
+            // SAFETY: `kill` only sends a signal, to our own child, not yet reaped (so its
+            // pid cannot have been reused).
+            unsafe {
+                libc::kill(pid, libc::SIGTERM);
+            }
+        }
+        let until = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 /// Runs a Slurm command and returns its standard output.

@@ -183,7 +183,13 @@ fn print<G: Describe>(game: &G, s: &Summary, settings: &Settings, json: bool) ->
             s.best_move.clone().unwrap_or_else(|| "none".into()),
         ),
         ("pv", s.best_move.clone().unwrap_or_default()),
-        ("nodes", format!("{} ({} guessing)", s.nodes, s.guess_nodes)),
+        (
+            "nodes",
+            format!(
+                "{} ({} guessing, {} in cancelled tasks)",
+                s.nodes, s.guess_nodes, s.cancelled_nodes
+            ),
+        ),
         ("time", format!("{:.3} s", s.seconds)),
         (
             "rounds",

@@ -5,9 +5,9 @@
 //! first onto the least-loaded worker (the LPT rule); the round lasts its most loaded
 //! worker's time plus a fixed per-round latency (submitting the round and hearing its last
 //! answer, measured separately on a real cluster), and the rounds follow one another. What it
-//! leaves out: a cancelled task's partial work (more workers start more tasks before an
-//! answer makes them useless: more nodes, not more time, since the round does not wait for
-//! them), how answers arriving at other times would change which tasks are cancelled, and
+//! leaves out: a cancelled task's partial work (recorded in the run's `cancelled_nodes`;
+//! more workers start more tasks before an answer makes them useless: more nodes, not more
+//! time, since the round does not wait for them), how answers arriving at other times would change which tasks are cancelled, and
 //! contention between tasks on one machine.
 
 use serde::Deserialize;

@@ -732,13 +732,27 @@ impl<G: Describe> Driver<'_, G> {
         let dir = &self.settings.dir;
         let mut r = 0;
         while round_path(dir, r).exists() {
-            let file: RoundFile = read_json(&round_path(dir, r))?;
-            if file.digest != self.digest {
-                return Err(bad(
-                    &round_path(dir, r),
-                    "a round of another run (its digest differs)",
-                ));
-            }
+            // A round file that cannot be read or is another run's cannot vouch for its
+            // results: they are skipped (their work is done again), never trusted.
+            let file = match read_json::<RoundFile>(&round_path(dir, r)) {
+                Ok(f) if f.digest == self.digest => f,
+                Ok(_) => {
+                    eprintln!(
+                        "distribute: ignoring round {r}: {}",
+                        bad(
+                            &round_path(dir, r),
+                            "a round of another run (its digest differs)"
+                        )
+                    );
+                    r += 1;
+                    continue;
+                }
+                Err(e) => {
+                    eprintln!("distribute: ignoring round {r}: {e}");
+                    r += 1;
+                    continue;
+                }
+            };
             for t in 0..file.tasks.len() {
                 if !result_path(dir, r, t).exists() {
                     continue;

@@ -541,6 +541,29 @@ fn distribute_resumes_and_refuses_what_is_not_its_own() {
         first["value"]
     );
     assert!(results.join("1-0.refused").exists() && results.join("0-0.refused").exists());
+    // A damaged round file: its results are not trusted, the rest are, and the value holds.
+    std::fs::write(dir.join("rounds").join("2.json"), "{\"digest\": 1").unwrap();
+    let out = cutoff(
+        &[
+            "distribute",
+            "connect4",
+            "44444432",
+            "--depth",
+            "2",
+            "--dir",
+            s(&dir),
+            "--json",
+            "-q",
+        ],
+        &[],
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ignoring round 2"), "{err}");
+    assert_eq!(
+        json(&String::from_utf8_lossy(&out.stdout))["value"],
+        first["value"]
+    );
     // A second driver on a folder in use is refused.
     let busy = scratch("dist-busy");
     let mut first = Command::new(env!("CARGO_BIN_EXE_cutoff"))

@@ -945,6 +945,21 @@ struct Counts {
 /// in, `None` if it had none (it died) and must run again.
 type OnResult<'a> = dyn FnMut(usize) -> Result<Option<Vec<usize>>, DistributeError> + 'a;
 
+/// The program the workers run: this one. Where it was replaced on disk while the driver ran
+/// (an upgrade), Linux names it "PATH (deleted)"; the file now at PATH is what can be
+/// started.
+fn worker_exe() -> Result<PathBuf, DistributeError> {
+    let exe = std::env::current_exe().map_err(|source| DistributeError::Spawn {
+        what: "the worker (this program's path is unknown)".into(),
+        source,
+    })?;
+    let text = exe.to_string_lossy();
+    match text.strip_suffix(" (deleted)") {
+        Some(path) if Path::new(path).exists() => Ok(PathBuf::from(path)),
+        _ => Ok(exe),
+    }
+}
+
 /// Runs a round's tasks as processes of this machine, `workers` at once.
 fn run_local(
     dir: &Path,
@@ -953,10 +968,7 @@ fn run_local(
     workers: usize,
     on_result: &mut OnResult<'_>,
 ) -> Result<Counts, DistributeError> {
-    let exe = std::env::current_exe().map_err(|source| DistributeError::Spawn {
-        what: "the worker (this program's path is unknown)".into(),
-        source,
-    })?;
+    let exe = worker_exe()?;
     let stop = crate::interrupt::install();
     let mut queue: VecDeque<usize> = (0..tasks).collect();
     let mut running: Vec<(usize, Child)> = Vec::new();
@@ -1142,10 +1154,7 @@ fn run_slurm(
     workers: usize,
     on_result: &mut OnResult<'_>,
 ) -> Result<Counts, DistributeError> {
-    let exe = std::env::current_exe().map_err(|source| DistributeError::Spawn {
-        what: "the worker (this program's path is unknown)".into(),
-        source,
-    })?;
+    let exe = worker_exe()?;
     let dir = std::fs::canonicalize(dir).map_err(|source| FileError::Write {
         path: dir.to_path_buf(),
         source,

@@ -708,23 +708,33 @@ impl<G: Describe> Driver<'_, G> {
             return leaves;
         };
         let (lo, hi) = self.game.value_range();
-        leaves
-            .into_iter()
-            .filter(|&l| match book.value(self.game, &self.prover.position(l)) {
-                Some(v) => {
-                    self.prover.learn(
-                        l,
-                        Found {
-                            lo,
-                            hi,
-                            guess: Some(v),
-                        },
-                    );
-                    false
+        let mut rest = Vec::new();
+        for l in leaves {
+            // A position one ply past the book: its parent's value v bounds it from below
+            // (no move of the parent does better than v), and the best move meets the bound,
+            // so -v is the likeliest value.
+            let guess = book.value(self.game, &self.prover.position(l)).or_else(|| {
+                let path = self.prover.path(l);
+                let (_, up) = path.split_last()?;
+                let mut parent = self.game.initial();
+                for &mv in up {
+                    parent = self.game.play(&parent, mv);
                 }
-                None => true,
-            })
-            .collect()
+                book.value(self.game, &parent).map(|v| -v)
+            });
+            match guess {
+                Some(g) => self.prover.learn(
+                    l,
+                    Found {
+                        lo,
+                        hi,
+                        guess: Some(g),
+                    },
+                ),
+                None => rest.push(l),
+            }
+        }
+        rest
     }
 
     /// Loads every result the folder holds (a resumed run), as facts.

@@ -557,28 +557,32 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
     d.prover.trust_guesses(settings.book.is_some());
     d.resume()?;
     let (value, best_move) = loop {
-        let tasks = match d.prover.step() {
+        let (tasks, at) = match d.prover.step() {
             Step::Done { value, best_move } => break (value, best_move),
             Step::Guess(leaves) => {
                 let leaves = d.guess_from_book(leaves);
                 if leaves.is_empty() {
                     continue;
                 }
-                leaves
-                    .chunks(GUESSES_PER_TASK.min(leaves.len().div_ceil(settings.workers).max(1)))
+                let size = GUESSES_PER_TASK.min(leaves.len().div_ceil(settings.workers).max(1));
+                let tasks = leaves
+                    .chunks(size)
                     .map(|c| c.iter().map(|&l| d.job_spec(l, None)).collect())
-                    .collect::<Vec<Vec<JobSpec>>>()
+                    .collect::<Vec<Vec<JobSpec>>>();
+                (tasks, None)
             }
-            Step::Test { jobs, .. } => {
+            Step::Test { jobs, at } => {
                 if d.split_costly(&jobs)? {
                     continue;
                 }
-                jobs.iter()
+                let tasks = jobs
+                    .iter()
                     .map(|j| vec![d.job_spec(j.leaf, Some(j.at))])
-                    .collect()
+                    .collect();
+                (tasks, Some(at))
             }
         };
-        d.run_round(tasks)?;
+        d.run_round(tasks, at)?;
     };
     let s = &mut d.summary;
     s.value = value;
@@ -854,7 +858,11 @@ impl<G: Describe> Driver<'_, G> {
 
     /// Writes the round's file, runs its tasks on the backend, takes in their results, and
     /// records what the round cost.
-    fn run_round(&mut self, tasks: Vec<Vec<JobSpec>>) -> Result<(), DistributeError> {
+    fn run_round(
+        &mut self,
+        tasks: Vec<Vec<JobSpec>>,
+        at: Option<Value>,
+    ) -> Result<(), DistributeError> {
         let dir = self.settings.dir.clone();
         let round = self.round;
         let file = RoundFile {
@@ -866,12 +874,8 @@ impl<G: Describe> Driver<'_, G> {
         let started = Instant::now();
         let mut end = RoundEnd {
             round,
-            kind: if file.tasks.iter().flatten().all(|j| j.at.is_none()) {
-                "guess".into()
-            } else {
-                "test".into()
-            },
-            at: file.tasks.iter().flatten().find_map(|j| j.at),
+            kind: if at.is_none() { "guess" } else { "test" }.into(),
+            at,
             planned: file.tasks.len(),
             ..RoundEnd::default()
         };

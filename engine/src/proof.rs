@@ -1,5 +1,7 @@
-//! Solving by hypothesis over a frontier: the work plan of a distributed solve, run in one
-//! process (docs/design/distributed.md).
+//! Solving by hypothesis over a frontier: the work plan of a distributed solve
+//! (docs/design/distributed.md). [`Prover`] holds the plan and says, step by step, which
+//! searches it needs, for any caller to run anywhere (the command's `distribute` runs them on
+//! worker processes); [`prove`] runs them all in this process.
 //!
 //! The positions a few plies below the root (the frontier) are the units of work. A cheap
 //! first round gives each a proven interval and a guessed value ([`Config::guess_nodes`]

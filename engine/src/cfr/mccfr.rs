@@ -121,11 +121,31 @@ struct Entry {
     actions: u32,
 }
 
+/// The tables' hasher: ahash with fixed keys. The keys are information sets of the engine's
+/// own games, not input an attacker picks, so random keys buy nothing; fixed ones need no
+/// source of randomness, which WebAssembly in a browser does not have without help, and make
+/// runs repeat exactly.
+#[derive(Clone, Copy, Debug, Default)]
+struct Seeded;
+
+impl std::hash::BuildHasher for Seeded {
+    type Hasher = ahash::AHasher;
+    fn build_hasher(&self) -> ahash::AHasher {
+        ahash::RandomState::with_seeds(
+            0x243f_6a88_85a3_08d3,
+            0x1319_8a2e_0370_7344,
+            0xa409_3822_299f_31d0,
+            0x082e_fa98_ec4e_6c89,
+        )
+        .build_hasher()
+    }
+}
+
 /// The concurrent information-set index: key to slots, slots allocated on first sight (the
 /// map's choice: the module's doc). Full keys are kept, so hash collisions are the map's
 /// business and cannot merge two information sets.
 struct Index {
-    map: DashMap<String, Entry, ahash::RandomState>,
+    map: DashMap<String, Entry, Seeded>,
     /// Slots allocated so far.
     next: AtomicU32,
 }
@@ -133,7 +153,7 @@ struct Index {
 impl Index {
     fn new() -> Index {
         Index {
-            map: DashMap::with_hasher(ahash::RandomState::new()),
+            map: DashMap::with_hasher(Seeded),
             next: AtomicU32::new(0),
         }
     }
@@ -305,7 +325,7 @@ struct Scratch {
     /// lock word (a `DashMap` shard's read count, a `Mutex`), and that cache line then
     /// bounces between the cores on every lookup; entries never change once made, so each
     /// thread keeps its own, and goes to the shared index only for a key it has not met.
-    cache: HashMap<String, Entry, ahash::RandomState>,
+    cache: HashMap<String, Entry, Seeded>,
 }
 
 /// The settings of an [`Mccfr`] run, as [`Mccfr::settings`] reports them.

@@ -531,18 +531,20 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
     }
     let _lock = lock(dir)?;
     let run = dir.join("run.json");
-    if run.exists() {
-        let (old, _) = read_run(dir)?;
+    let digest = if run.exists() {
+        let (old, digest) = read_run(dir)?;
         if old != settings.spec {
             return Err(DistributeError::OtherRun {
                 dir: crate::message::shown_path(&dir.to_string_lossy()),
                 what: first_difference(&old, &settings.spec),
             });
         }
+        digest
     } else {
         write_json(&run, &settings.spec)?;
-    }
-    let (_, digest) = read_run(dir)?;
+        // The digest of the bytes on disk, which the workers compute too.
+        read_run(dir)?.1
+    };
     let mut d = Driver {
         game,
         settings,
@@ -557,7 +559,7 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
     d.prover.trust_guesses(settings.book.is_some());
     d.resume()?;
     let (value, best_move) = loop {
-        let (tasks, at) = match d.prover.step() {
+        let (tasks, tests, at) = match d.prover.step() {
             Step::Done { value, best_move } => break (value, best_move),
             Step::Guess(leaves) => {
                 let leaves = d.guess_from_book(leaves);
@@ -569,7 +571,7 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
                     .chunks(size)
                     .map(|c| c.iter().map(|&l| d.job_spec(l, None)).collect())
                     .collect::<Vec<Vec<JobSpec>>>();
-                (tasks, None)
+                (tasks, Vec::new(), None)
             }
             Step::Test { jobs, at } => {
                 if d.split_costly(&jobs)? {
@@ -579,10 +581,10 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
                     .iter()
                     .map(|j| vec![d.job_spec(j.leaf, Some(j.at))])
                     .collect();
-                (tasks, Some(at))
+                (tasks, jobs, Some(at))
             }
         };
-        d.run_round(tasks, at)?;
+        d.run_round(tasks, tests, at)?;
     };
     let s = &mut d.summary;
     s.value = value;
@@ -858,9 +860,12 @@ impl<G: Describe> Driver<'_, G> {
 
     /// Writes the round's file, runs its tasks on the backend, takes in their results, and
     /// records what the round cost.
+    /// `tests` holds a test round's job of each task, in order (none in a guessing round);
+    /// `at` is the root's threshold.
     fn run_round(
         &mut self,
         tasks: Vec<Vec<JobSpec>>,
+        tests: Vec<Job>,
         at: Option<Value>,
     ) -> Result<(), DistributeError> {
         let dir = self.settings.dir.clone();
@@ -888,19 +893,12 @@ impl<G: Describe> Driver<'_, G> {
                     end.task_seconds.push(res.seconds);
                     end.task_nodes.push(res.nodes);
                     self.take(&res)?;
-                    // Every task whose jobs the proof no longer needs is useless now.
-                    let useless = (0..file.tasks.len())
-                        .filter(|&u| {
-                            file.tasks[u].iter().all(|j| {
-                                j.at.is_some_and(|at| {
-                                    Moves::of(&j.path)
-                                        .ok()
-                                        .and_then(|m| shard::play_path(self.game, m.path()).ok())
-                                        .and_then(|p| self.prover.leaf_of(self.game.key(&p)))
-                                        .is_some_and(|leaf| !self.prover.needed(&Job { leaf, at }))
-                                })
-                            })
-                        })
+                    // Every test task whose job the proof no longer needs is useless now.
+                    let useless = tests
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, j)| !self.prover.needed(j))
+                        .map(|(u, _)| u)
                         .collect();
                     Ok(Some(useless))
                 }

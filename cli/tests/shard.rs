@@ -470,6 +470,28 @@ fn distribute_gets_the_solved_value_on_every_game() {
     }
 }
 
+/// `distribute connect4 44444432` run again on `dir`, which must succeed: its standard error
+/// and its JSON.
+fn rerun(dir: &Path) -> (String, Json) {
+    let out = cutoff(
+        &[
+            "distribute",
+            "connect4",
+            "44444432",
+            "--depth",
+            "2",
+            "--dir",
+            s(dir),
+            "--json",
+            "-q",
+        ],
+        &[],
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    (err, json(&String::from_utf8_lossy(&out.stdout)))
+}
+
 #[test]
 fn distribute_resumes_and_refuses_what_is_not_its_own() {
     let game = ["connect4", "44444432"];
@@ -518,52 +540,16 @@ fn distribute_resumes_and_refuses_what_is_not_its_own() {
             .unwrap()
             .replacen("\"digest\":\"", "\"digest\":\"0", 1);
     std::fs::write(&r1, other).unwrap();
-    let out = cutoff(
-        &[
-            "distribute",
-            "connect4",
-            "44444432",
-            "--depth",
-            "2",
-            "--dir",
-            s(&dir),
-            "--json",
-            "-q",
-        ],
-        &[],
-    );
-    assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (err, again) = rerun(&dir);
     assert!(err.contains("another run"), "{err}");
     assert!(err.contains("not a valid file"), "{err}");
-    assert_eq!(
-        json(&String::from_utf8_lossy(&out.stdout))["value"],
-        first["value"]
-    );
+    assert_eq!(again["value"], first["value"]);
     assert!(results.join("1-0.refused").exists() && results.join("0-0.refused").exists());
     // A damaged round file: its results are not trusted, the rest are, and the value holds.
     std::fs::write(dir.join("rounds").join("2.json"), "{\"digest\": 1").unwrap();
-    let out = cutoff(
-        &[
-            "distribute",
-            "connect4",
-            "44444432",
-            "--depth",
-            "2",
-            "--dir",
-            s(&dir),
-            "--json",
-            "-q",
-        ],
-        &[],
-    );
-    assert!(out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let (err, again) = rerun(&dir);
     assert!(err.contains("ignoring round 2"), "{err}");
-    assert_eq!(
-        json(&String::from_utf8_lossy(&out.stdout))["value"],
-        first["value"]
-    );
+    assert_eq!(again["value"], first["value"]);
     // A second driver on a folder in use is refused.
     let busy = scratch("dist-busy");
     let mut first = Command::new(env!("CARGO_BIN_EXE_cutoff"))

@@ -12,20 +12,23 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// How progress is shown.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Display {
+#[derive(Clone, Copy)]
+pub enum Display<'a> {
     /// Nothing.
     Off,
     /// A status line redrawn in place (a terminal).
     Bar,
     /// A plain line every this many seconds.
     Lines(f64),
+    /// A caller's own display (the Python package's progress callback): every this many
+    /// seconds, `f` is given the search's snapshot and the time since it started.
+    Call(f64, &'a (dyn Fn(&Snapshot, Duration) + Sync)),
 }
 
-impl Display {
+impl Display<'static> {
     /// The display the options ask for: lines if `every` is given, else a status line if
     /// standard error is a terminal and not `quiet`.
-    pub fn choose(quiet: bool, every: Option<f64>) -> Display {
+    pub fn choose(quiet: bool, every: Option<f64>) -> Display<'static> {
         match every {
             Some(s) => Display::Lines(s),
             None if !quiet && std::io::stderr().is_terminal() => Display::Bar,
@@ -102,11 +105,11 @@ pub fn group(n: u64) -> String {
 /// returned. The display is cleared (status line) or left as it is (lines) when it ends.
 pub fn watch<T: Send>(
     progress: &Progress,
-    display: Display,
+    display: Display<'_>,
     shows: Shows,
     work: impl FnOnce() -> T + Send,
 ) -> T {
-    if display == Display::Off {
+    if matches!(display, Display::Off) {
         return work();
     }
     let done = AtomicBool::new(false);
@@ -114,7 +117,9 @@ pub fn watch<T: Send>(
     std::thread::scope(|scope| {
         let watcher = scope.spawn(|| {
             let (tick, bar) = match display {
-                Display::Lines(every) => (Duration::from_secs_f64(every), None),
+                Display::Lines(every) | Display::Call(every, _) => {
+                    (Duration::from_secs_f64(every), None)
+                }
                 _ => {
                     let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
                     bar.set_style(
@@ -133,7 +138,12 @@ pub fn watch<T: Send>(
                     continue;
                 }
                 next += tick;
-                let text = line(&progress.snapshot(), start.elapsed(), shows);
+                let snap = progress.snapshot();
+                if let Display::Call(_, f) = display {
+                    f(&snap, start.elapsed());
+                    continue;
+                }
+                let text = line(&snap, start.elapsed(), shows);
                 match &bar {
                     Some(b) => {
                         b.set_message(text);

@@ -1,7 +1,7 @@
 //! `cutoff analyse GAME [POSITION]`: the exact value of every legal move, as the front ends of
 //! the strong Connect Four solvers show the seven column scores.
 
-use super::{CliError, CliResult};
+use super::{CliError, CliResult, Control, Outcome};
 use crate::analysis::{report, AnalyseJson, Engine};
 use crate::output::{move_table, with_words};
 use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
@@ -35,6 +35,11 @@ pub struct Args {
 
 /// Runs `cutoff analyse`.
 pub fn run(args: &Args) -> CliResult {
+    compute(args, Control::command(true, None))?.print(args.json)
+}
+
+/// What `cutoff analyse` finds, under `control` (its stop flag), before it is printed.
+pub fn compute(args: &Args, control: Control<'_>) -> Result<Outcome, CliError> {
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
         return Err(CliError::TableSize(args.tt_mb));
     }
@@ -43,6 +48,7 @@ pub fn run(args: &Args) -> CliResult {
     let scale = game.scale();
     game.visit(Analyse {
         args,
+        control,
         threads,
         scale,
     })
@@ -51,14 +57,15 @@ pub fn run(args: &Args) -> CliResult {
 /// `analyse` for one game.
 struct Analyse<'a> {
     args: &'a Args,
+    control: Control<'a>,
     threads: usize,
     scale: Value,
 }
 
 impl GameVisitor for Analyse<'_> {
-    type Output = CliResult;
+    type Output = Result<Outcome, CliError>;
 
-    fn visit<G: Describe>(self, game: &G) -> CliResult {
+    fn visit<G: Describe>(self, game: &G) -> Self::Output {
         let pos = game.initial();
         let tt = super::table(self.args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;
@@ -85,7 +92,7 @@ impl GameVisitor for Analyse<'_> {
                 &tt,
                 pool.as_ref(),
                 self.args.threads.is_none(),
-                crate::interrupt::install(),
+                self.control.stop,
             )
         };
         let report = report(
@@ -99,13 +106,11 @@ impl GameVisitor for Analyse<'_> {
             nodes,
             before: Some("every move was scored".into()),
         })?;
-        if self.args.json {
-            let text = serde_json::to_string(&report).map_err(CliError::Json)?;
-            println!("{text}");
-        } else {
-            print!("{}", text_report(game, &pos, &report));
-        }
-        Ok(())
+        Ok(Outcome {
+            text: text_report(game, &pos, &report),
+            json: serde_json::to_string(&report).map_err(CliError::Json)?,
+            after: None,
+        })
     }
 }
 

@@ -3,7 +3,7 @@
 //! value, the exploitability and the average strategy. Runs can be saved and resumed, and
 //! several algorithms compared on one log-log figure.
 
-use super::{CliError, CliResult};
+use super::{CliError, CliResult, Control, Outcome};
 use cutoff::cfr::mccfr::{self, Mccfr, MccfrState, MAX_BATCH};
 use cutoff::cfr::state::{CfrState, MAX_ITERATIONS};
 use cutoff::cfr::{
@@ -247,6 +247,14 @@ enum Saved {
 
 /// Runs `cutoff cfr`.
 pub fn run(args: &Args) -> CliResult {
+    // Ctrl-C ends the command at once, as it always has.
+    compute(args, Control::none())?.print(args.json)
+}
+
+/// What `cutoff cfr` finds, under `control`: raising its stop flag ends each run at its next
+/// progress step, with the report of the iterations done; its checkpoint hook is told each
+/// point of the exploitability curve.
+pub fn compute(args: &Args, control: Control<'_>) -> Result<Outcome, CliError> {
     let tree = tree_of(&args.game)?;
     let algos = args
         .algo
@@ -328,7 +336,15 @@ pub fn run(args: &Args) -> CliResult {
                 solver.granule()
             )));
         }
-        let run = solve(&tree, solver.as_mut(), name, args, budget, algos.len() > 1)?;
+        let run = solve(
+            &tree,
+            solver.as_mut(),
+            name,
+            args,
+            budget,
+            algos.len() > 1,
+            control,
+        )?;
         if let Some(path) = &args.save {
             crate::files::write_atomic(Path::new(path), solver.save()?.as_bytes())?;
         }
@@ -337,23 +353,24 @@ pub fn run(args: &Args) -> CliResult {
     if let Some(path) = &args.svg {
         write_svg(&tree, &runs, path, args.seconds.is_some())?;
     }
-    if args.json {
-        let text = if runs.len() == 1 {
-            serde_json::to_string_pretty(&runs[0])
-        } else {
-            serde_json::to_string_pretty(&runs)
-        }
-        .map_err(CliError::Json)?;
-        println!("{text}");
+    let json = if runs.len() == 1 {
+        serde_json::to_string_pretty(&runs[0])
     } else {
-        for (i, r) in runs.iter().enumerate() {
-            if i > 0 {
-                println!();
-            }
-            println!("{}", text(&tree, r));
-        }
+        serde_json::to_string_pretty(&runs)
     }
-    Ok(())
+    .map_err(CliError::Json)?;
+    let text: Vec<String> = runs.iter().map(|r| text(&tree, r) + "\n").collect();
+    let stopped = control.stop.load(std::sync::atomic::Ordering::Relaxed);
+    Ok(Outcome {
+        text: text.join("\n"),
+        json,
+        after: stopped.then(|| {
+            CliError::InterruptedWhile(format!(
+                "running {} (the report holds the iterations done)",
+                runs.last().map_or("cfr", |r| r.algo.as_str())
+            ))
+        }),
+    })
 }
 
 /// What `cutoff cfr GAME --algo ALGO --resume FILE --iterations N --json --save FILE2` does,
@@ -391,7 +408,15 @@ pub fn resume(
     check_budget(&args, budget, done)?;
     let sampling = Sampling::parse(&args)?;
     let (mut solver, name) = start(tree, algo, Some(saved), 1, sampling)?;
-    let run = solve(tree, solver.as_mut(), name, &args, budget, false)?;
+    let run = solve(
+        tree,
+        solver.as_mut(),
+        name,
+        &args,
+        budget,
+        false,
+        Control::none(),
+    )?;
     Ok((run, solver.save()?))
 }
 
@@ -724,6 +749,7 @@ fn solve(
     args: &Args,
     budget: Budget,
     several: bool,
+    control: Control<'_>,
 ) -> Result<Run, CliError> {
     let start_iter = solver.iterations();
     let granule = solver.granule();
@@ -769,6 +795,9 @@ fn solve(
         };
         let step = step.div_ceil(granule).saturating_mul(granule);
         while solver.iterations() < target {
+            if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
             if let Budget::Seconds(limit) = budget {
                 if spent.as_secs_f64() >= limit {
                     break;
@@ -798,6 +827,9 @@ fn solve(
         let expl = exploitability(tree, &avg);
         curve.push((point, expl));
         curve_seconds.push(spent.as_secs_f64());
+        if let Some(f) = control.checkpoint {
+            f(point, expl);
+        }
         let line = if several {
             format!("{name:<5} iteration {point:>9}  exploitability {expl:.6e}")
         } else {
@@ -817,6 +849,9 @@ fn solve(
             if spent.as_secs_f64() >= limit || curve.len() as u64 >= MAX_POINTS {
                 break;
             }
+        }
+        if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
         }
     }
     if let Some(b) = bar {

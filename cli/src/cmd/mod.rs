@@ -26,6 +26,7 @@ use crate::position::PositionError;
 use crate::shard::ShardError;
 use crate::suite::SuiteError;
 use crate::trees::TreeError;
+use std::sync::atomic::AtomicBool;
 
 /// Why a subcommand failed: the errors of the code beneath it, and the command's own (its
 /// arguments, its output). `main` prints the message as one line, `error: ...`.
@@ -139,6 +140,70 @@ impl CliError {
 
 /// A subcommand's outcome: `Err` says what is wrong, in one line.
 pub type CliResult = Result<(), CliError>;
+
+/// How a caller watches and stops a subcommand's work: the command's own way
+/// ([`Control::command`]: Ctrl-C and SIGTERM, standard error) or another front end's (the
+/// Python package raises `stop` on KeyboardInterrupt and shows progress with a callback).
+#[derive(Clone, Copy)]
+pub struct Control<'a> {
+    /// Raised to stop the work early; the report then says what was done or proved.
+    pub stop: &'a AtomicBool,
+    /// How a search's progress is shown.
+    pub display: crate::progress::Display<'a>,
+    /// Told at each CFR checkpoint: the iterations run and the exploitability.
+    pub checkpoint: Option<&'a (dyn Fn(u64, f64) + Sync)>,
+}
+
+impl Control<'static> {
+    /// The command's control: the flag Ctrl-C and SIGTERM raise ([`crate::interrupt`]), and
+    /// progress on standard error as `--quiet` and `--progress-every` ask.
+    pub fn command(quiet: bool, every: Option<f64>) -> Self {
+        Control {
+            stop: crate::interrupt::install(),
+            display: crate::progress::Display::choose(quiet, every),
+            checkpoint: None,
+        }
+    }
+
+    /// A control that nothing raises and nothing watches.
+    pub fn none() -> Self {
+        static NEVER: AtomicBool = AtomicBool::new(false);
+        Control {
+            stop: &NEVER,
+            display: crate::progress::Display::Off,
+            checkpoint: None,
+        }
+    }
+}
+
+/// What a subcommand found, before it is shown: its report as text and as the JSON of
+/// `--json`, and the error it ends with once the report is out (a search stopped before it
+/// settled its value: the report says what it proved).
+#[derive(Debug)]
+pub struct Outcome {
+    /// The text report, ending with a newline.
+    pub text: String,
+    /// The report as `--json` prints it.
+    pub json: String,
+    /// The error after the report, if any.
+    pub after: Option<CliError>,
+}
+
+impl Outcome {
+    /// Prints the report (JSON if `json`) on standard output, then returns the error after
+    /// it, if any.
+    pub fn print(self, json: bool) -> CliResult {
+        if json {
+            println!("{}", self.json);
+        } else {
+            print!("{}", self.text);
+        }
+        match self.after {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
 
 /// The transposition table of `mib` MiB, or a one-line error naming the size and the memory
 /// available (see [`cutoff::tt::TranspositionTable::try_new`]): never an abort.

@@ -1,7 +1,7 @@
 //! `cutoff solve GAME [POSITION]`: solve a position, serially or in parallel, exactly or
 //! under a budget, with progress on standard error.
 
-use super::{CliError, CliResult};
+use super::{CliError, CliResult, Control, Outcome};
 use crate::output::Report;
 use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameVisitor};
 use cutoff::solver::Progress;
@@ -39,8 +39,14 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 
 /// Runs `cutoff solve`.
 pub fn run(args: &Args) -> CliResult {
+    let control = Control::command(args.search.quiet, args.search.progress_every);
+    compute(args, control)?.print(args.json)
+}
+
+/// What `cutoff solve` finds, under `control`, before it is printed.
+pub fn compute(args: &Args, control: Control<'_>) -> Result<Outcome, CliError> {
     if args.game.game.is_multi() {
-        return super::solve_multi::run(&args.game, &args.search, args.json);
+        return super::solve_multi::compute(&args.game, &args.search, control);
     }
     let game = AnyGame::parse(&args.game)?;
     // `--depth` is the search's depth limit, but for random trees the tree's own depth: the
@@ -52,6 +58,7 @@ pub fn run(args: &Args) -> CliResult {
     let scale = game.scale();
     game.visit(Solve {
         args,
+        control,
         depth,
         scale,
         default_algo: args.game.game.default_algorithm(),
@@ -61,27 +68,36 @@ pub fn run(args: &Args) -> CliResult {
 /// `solve`'s work, written once for every game.
 struct Solve<'a> {
     args: &'a Args,
+    control: Control<'a>,
     depth: Option<usize>,
     scale: i32,
     default_algo: Algorithm,
 }
 
 impl GameVisitor for Solve<'_> {
-    type Output = CliResult;
-    fn visit<G: Describe>(self, game: &G) -> CliResult {
-        report(game, self.args, self.depth, self.scale, self.default_algo)
+    type Output = Result<Outcome, CliError>;
+    fn visit<G: Describe>(self, game: &G) -> Self::Output {
+        report(
+            game,
+            self.args,
+            self.control,
+            self.depth,
+            self.scale,
+            self.default_algo,
+        )
     }
 }
 
-/// Searches the game's initial position and prints the report; `scale` turns the root value
+/// Searches the game's initial position and makes the report; `scale` turns the root value
 /// into the reported one (+1, or -1 for trees with a MIN root).
 fn report<G: Describe>(
     game: &G,
     args: &Args,
+    control: Control<'_>,
     depth: Option<usize>,
     scale: i32,
     default_algo: Algorithm,
-) -> CliResult {
+) -> Result<Outcome, CliError> {
     let root = game.initial();
     let algo = match args.search.algo {
         None => default_algo,
@@ -130,7 +146,7 @@ fn report<G: Describe>(
     let kept;
     let mut table_file = None;
     if uses_table {
-        solver = solver.stop_flag(crate::interrupt::install());
+        solver = solver.stop_flag(control.stop);
         let mib = super::table_mib(args.search.tt_mb)?;
         if args.table.table_file.is_some() {
             // The file's entries go into a table made here, before the search starts.
@@ -150,12 +166,11 @@ fn report<G: Describe>(
     if let Some(t) = &table_file {
         solver = solver.keep(t.recorder.keep());
     }
-    let display = crate::progress::Display::choose(args.search.quiet, args.search.progress_every);
     let shows = crate::progress::Shows {
         window: algo == Algorithm::Solve && !budget,
         depth: budget,
     };
-    let out = crate::progress::watch(&progress, display, shows, || solver.run());
+    let out = crate::progress::watch(&progress, control.display, shows, || solver.run());
     // What the search found is written out even if it failed or was stopped.
     let table_report = match table_file {
         Some(t) => {
@@ -188,21 +203,18 @@ fn report<G: Describe>(
     if out.threads > 1 {
         rep.parallel = Some(args.parallel.name().to_string());
     }
-    if args.json {
-        let text = serde_json::to_string(&rep).map_err(CliError::Json)?;
-        println!("{text}");
-    } else {
-        println!("{}", rep.text());
-    }
-    if out.stopped == Some(Stop::Interrupted) && !budget {
-        // An exact solve that did not finish: the report says what it proved; the status
-        // says it was stopped.
-        return Err(CliError::Interrupted {
+    // An exact solve that did not finish: the report says what it proved; the status says
+    // it was stopped.
+    let after =
+        (out.stopped == Some(Stop::Interrupted) && !budget).then(|| CliError::Interrupted {
             nodes: out.stats.nodes,
             before: rep
                 .bounds
                 .map(|[lo, hi]| format!("the value was settled: it lies in [{lo}, {hi}]")),
         });
-    }
-    Ok(())
+    Ok(Outcome {
+        text: format!("{}\n", rep.text()),
+        json: serde_json::to_string(&rep).map_err(CliError::Json)?,
+        after,
+    })
 }

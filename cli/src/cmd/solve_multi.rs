@@ -1,7 +1,7 @@
 //! `cutoff solve pig|chance`: the games with chance nodes or more than two players, searched by
 //! the engine's chance and n-player model ([`cutoff::multi`]).
 
-use super::{CliError, CliResult, SearchArgs};
+use super::{CliError, Control, Outcome, SearchArgs};
 use crate::position::{AnyAlgo, GameArgs, GameKind};
 use cutoff::games::chance::pig::{Pig, MAX_HORIZON, MAX_WIN_SCORE};
 use cutoff::games::chance::random_chance_tree::{Probs, RandomChanceTree};
@@ -37,9 +37,9 @@ struct MultiReport {
     time_ms: f64,
 }
 
-/// Runs `cutoff solve` on a game of the chance and n-player model: `g` the game, `s` the
-/// search's settings, `json` for one JSON object instead of text.
-pub fn run(g: &GameArgs, s: &SearchArgs, json: bool) -> CliResult {
+/// What `cutoff solve` finds on a game of the chance and n-player model, under `control`:
+/// `g` the game, `s` the search's settings.
+pub fn compute(g: &GameArgs, s: &SearchArgs, control: Control<'_>) -> Result<Outcome, CliError> {
     let algo = match s.algo {
         None => None,
         Some(AnyAlgo::Multi(a)) => Some(a),
@@ -117,7 +117,7 @@ pub fn run(g: &GameArgs, s: &SearchArgs, json: bool) -> CliResult {
                 horizon
             );
             let position = pig.describe(&pig.initial());
-            solve(&pig, name, position, algo, g, s, json)
+            solve(&pig, name, position, algo, g, s, control)
         }
         _ => {
             let b = g
@@ -132,7 +132,7 @@ pub fn run(g: &GameArgs, s: &SearchArgs, json: bool) -> CliResult {
             let probs: Probs = g.probs.as_deref().unwrap_or("uniform").parse()?;
             let tree = RandomChanceTree::new(b, c, d, g.seed, g.order, probs)?;
             let name = format!("chance ({})", tree.spec());
-            solve(&tree, name, "root".into(), algo, g, s, json)
+            solve(&tree, name, "root".into(), algo, g, s, control)
         }
     }
 }
@@ -145,7 +145,7 @@ fn count(what: &str, v: i64, lo: u32, hi: u32) -> Result<u32, CliError> {
         .ok_or_else(|| CliError::invalid(format!("pig's {what} must be {lo} to {hi}, not {v}")))
 }
 
-/// Searches `game` from its start and prints the report.
+/// Searches `game` from its start and makes the report.
 fn solve<G: MultiGame>(
     game: &G,
     name: String,
@@ -153,8 +153,8 @@ fn solve<G: MultiGame>(
     algo: Option<MultiAlgorithm>,
     g: &GameArgs,
     s: &SearchArgs,
-    json: bool,
-) -> CliResult {
+    control: Control<'_>,
+) -> Result<Outcome, CliError> {
     // The fastest exact search by default: on Pig, Star1 with the table visits fewer nodes
     // than Star2 (12,140 against 15,204 on `--win-score 8 --horizon 10`, and fewer on every
     // Pig row of the chance sweep); on random chance trees Star2 saves the most.
@@ -181,27 +181,25 @@ fn solve<G: MultiGame>(
     };
     let budget = s.time_ms.is_some() || s.nodes.is_some();
     let progress = cutoff::solver::Progress::new((-1, 1));
-    let stop = crate::interrupt::install();
-    let display = crate::progress::Display::choose(s.quiet, s.progress_every);
     let shows = crate::progress::Shows {
         window: false,
         depth: budget,
     };
     let start = Instant::now();
-    let r = crate::progress::watch(&progress, display, shows, || {
+    let r = crate::progress::watch(&progress, control.display, shows, || {
         MultiSolver::new(game)
             .position(root)
             .algorithm(algo)
             .depth(depth)
             .nodes(s.nodes)
             .time(s.time_ms.map(Duration::from_millis))
-            .stop_flag(stop)
+            .stop_flag(control.stop)
             .progress(&progress)
             .table(table.as_ref())
             .run()
     })?;
     let time_ms = start.elapsed().as_secs_f64() * 1e3;
-    let interrupted = crate::interrupt::interrupted();
+    let interrupted = control.stop.load(std::sync::atomic::Ordering::Relaxed);
     // Stopped before one iteration finished, the search knows nothing of the value.
     let known = r.exact || r.depth > 0;
     let rep = MultiReport {
@@ -227,19 +225,17 @@ fn solve<G: MultiGame>(
         table_mib: table.as_ref().map(|_| mib),
         time_ms,
     };
-    if json {
-        let text = serde_json::to_string(&rep).map_err(CliError::Json)?;
-        println!("{text}");
-    } else {
-        println!("{}", text(&rep, &r, game.turn(&root)));
-    }
-    if interrupted && !budget {
-        return Err(CliError::invalid(format!(
+    let after = (interrupted && !budget).then(|| {
+        CliError::invalid(format!(
             "interrupted after {} nodes, before the value was settled",
             rep.nodes
-        )));
-    }
-    Ok(())
+        ))
+    });
+    Ok(Outcome {
+        text: format!("{}\n", text(&rep, &r, game.turn(&root))),
+        json: serde_json::to_string(&rep).map_err(CliError::Json)?,
+        after,
+    })
 }
 
 /// The aligned text report.

@@ -1,0 +1,598 @@
+//! A game written in Python, searched by the engine: [`PyGame`] presents a Python object with
+//! the course's formulation (`initial`, `to_move`, `moves`, `play`, `outcome`, `key`) as a
+//! [`cutoff::Game`], and [`search`] runs any two-player search on it, with the table, the
+//! move ordering and the trace (guide docs/guide/python.md).
+//!
+//! The engine's positions and moves are small `Copy` values; a Python game's are objects. So
+//! each position is interned once, by its `key`, and the engine handles its number: a
+//! position's player, outcome and moves are asked of Python once, and a table entry stands
+//! for exactly one position (no hash collisions). Moves are interned likewise; the first 255
+//! distinct moves have codes the table stores as best moves.
+
+use crate::{supervise, Error, Failure};
+use cutoff::advanced::{Observer, Searcher};
+use cutoff::game::NO_CODE;
+use cutoff::knowledge::NoKnowledge;
+use cutoff::solver::{Solver, Stop, Verdict};
+use cutoff::{Algorithm, Game, MoveBuffer, MoveList, Player, Value, INF};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The most moves a position may have (the engine's move lists are inline).
+const MAX_MOVES: usize = 255;
+
+/// The plies a game may last when it does not say (`max_plies(s)`).
+const DEFAULT_MAX_PLIES: usize = 1000;
+
+/// The most distinct positions one search interns: a bound on the memory it keeps.
+const MAX_POSITIONS: usize = 20_000_000;
+
+/// The most trace events kept; a longer trace is cut and says so.
+const MAX_EVENTS: usize = 1_000_000;
+
+/// One interned position.
+struct Node {
+    /// The Python state.
+    state: Py<PyAny>,
+    /// Its side to move.
+    player: Player,
+    /// `outcome(state)`.
+    outcome: Option<Value>,
+    /// Its moves' numbers, once asked.
+    moves: Option<Box<[u32]>>,
+    /// `max_plies(state)`, or the default.
+    plies: usize,
+}
+
+/// The interned positions and moves.
+struct Interned {
+    /// `key(state)` → the position's number.
+    ids: Py<PyDict>,
+    /// The positions, by number.
+    nodes: Vec<Node>,
+    /// A move → its number.
+    move_ids: Py<PyDict>,
+    /// The moves, by number.
+    moves: Vec<Py<PyAny>>,
+}
+
+/// A Python game object as a [`Game`].
+pub(crate) struct PyGame<'a> {
+    /// The object.
+    obj: Py<PyAny>,
+    /// Whether it has `evaluate(s)`.
+    evaluates: bool,
+    /// Whether it has `max_plies(s)`.
+    counts_plies: bool,
+    /// Its values' range (`value_range()`, else the engine's whole range).
+    range: (Value, Value),
+    /// What has been interned.
+    interned: Mutex<Interned>,
+    /// The search's stop flag, raised when a callback fails.
+    stop: &'a AtomicBool,
+    /// The first exception a callback raised; from then on every new position is a leaf,
+    /// so that the search unwinds at once.
+    failure: Failure,
+    /// True once a callback failed.
+    failed: AtomicBool,
+}
+
+impl<'a> PyGame<'a> {
+    /// Wraps `obj`, whose root is `initial()` or `root` if given.
+    fn new(
+        py: Python<'_>,
+        obj: &Bound<'_, PyAny>,
+        root: Option<&Bound<'_, PyAny>>,
+        stop: &'a AtomicBool,
+    ) -> PyResult<(Self, u32)> {
+        for m in ["initial", "to_move", "moves", "play", "outcome", "key"] {
+            if !obj.hasattr(m)? {
+                return Err(Error::new_err(format!(
+                    "the game object has no method {m}(); a game needs initial(), to_move(s), \
+                     moves(s), play(s, m), outcome(s) and key(s)"
+                )));
+            }
+        }
+        let range = if obj.hasattr("value_range")? {
+            let (lo, hi): (Value, Value) = obj.call_method0("value_range")?.extract()?;
+            if !(lo < hi && lo > -INF && hi < INF) {
+                return Err(Error::new_err(format!(
+                    "value_range() gave ({lo}, {hi}); expected lo < hi within ±{}",
+                    INF - 1
+                )));
+            }
+            (lo, hi)
+        } else {
+            (-INF + 1, INF - 1)
+        };
+        let state = match root {
+            Some(s) => s.clone(),
+            None => obj.call_method0("initial")?,
+        };
+        let game = PyGame {
+            obj: obj.clone().unbind(),
+            evaluates: obj.hasattr("evaluate")?,
+            counts_plies: obj.hasattr("max_plies")?,
+            range,
+            interned: Mutex::new(Interned {
+                ids: PyDict::new(py).unbind(),
+                nodes: Vec::new(),
+                move_ids: PyDict::new(py).unbind(),
+                moves: Vec::new(),
+            }),
+            stop,
+            failure: Failure::default(),
+            failed: AtomicBool::new(false),
+        };
+        let root = game.intern(py, state)?;
+        Ok((game, root))
+    }
+
+    /// The number of `state`, interning it (and asking its player and outcome) if new.
+    fn intern(&self, py: Python<'_>, state: Bound<'_, PyAny>) -> PyResult<u32> {
+        let obj = self.obj.bind(py);
+        let key = obj.call_method1("key", (&state,))?;
+        {
+            let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(id) = inn.ids.bind(py).get_item(&key)? {
+                return id.extract();
+            }
+            if inn.nodes.len() >= MAX_POSITIONS {
+                return Err(Error::new_err(format!(
+                    "the search met more than {MAX_POSITIONS} distinct positions; give a \
+                     depth limit or a node budget"
+                )));
+            }
+        }
+        // No lock is held while Python runs.
+        let player = match obj.call_method1("to_move", (&state,))?.extract::<i64>() {
+            Ok(0) => Player::First,
+            Ok(1) => Player::Second,
+            _ => {
+                return Err(Error::new_err(
+                    "to_move(s) must return 0 (the first player) or 1 (the second)",
+                ))
+            }
+        };
+        let outcome = obj.call_method1("outcome", (&state,))?;
+        let outcome = if outcome.is_none() {
+            None
+        } else {
+            let v: Value = outcome
+                .extract()
+                .map_err(|_| Error::new_err("outcome(s) must return None or an integer value"))?;
+            Some(self.in_range(v, "outcome(s)")?)
+        };
+        let plies = if self.counts_plies {
+            obj.call_method1("max_plies", (&state,))?
+                .extract::<usize>()
+                .map_err(|_| Error::new_err("max_plies(s) must return a count of plies"))?
+        } else {
+            DEFAULT_MAX_PLIES
+        };
+        let mut inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+        let id = inn.nodes.len() as u32;
+        inn.ids.bind(py).set_item(key, id)?;
+        inn.nodes.push(Node {
+            state: state.unbind(),
+            player,
+            outcome,
+            moves: None,
+            plies,
+        });
+        Ok(id)
+    }
+
+    /// `v` if it lies in the game's range, else an error naming `what`.
+    fn in_range(&self, v: Value, what: &str) -> PyResult<Value> {
+        if v < self.range.0 || v > self.range.1 {
+            return Err(Error::new_err(format!(
+                "{what} gave {v}, outside the game's value range [{}, {}]",
+                self.range.0, self.range.1
+            )));
+        }
+        Ok(v)
+    }
+
+    /// Runs a callback; its exception is kept and stops the search, and `or` stands in.
+    fn call<T>(&self, or: T, f: impl FnOnce(Python<'_>) -> PyResult<T>) -> T {
+        if self.failed.load(Relaxed) {
+            return or;
+        }
+        Python::attach(|py| match f(py) {
+            Ok(v) => v,
+            Err(e) => {
+                self.failed.store(true, Relaxed);
+                self.failure.keep(e, self.stop);
+                or
+            }
+        })
+    }
+
+    /// The Python state of position `id`.
+    fn state(&self, py: Python<'_>, id: u32) -> Py<PyAny> {
+        let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+        inn.nodes[id as usize].state.clone_ref(py)
+    }
+
+    /// The Python move of number `m`.
+    fn move_object(&self, py: Python<'_>, m: u32) -> Py<PyAny> {
+        let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+        inn.moves[m as usize].clone_ref(py)
+    }
+
+    /// The numbers of `state`'s moves, asking Python and interning them.
+    fn ask_moves(&self, py: Python<'_>, id: u32) -> PyResult<Box<[u32]>> {
+        let state = self.state(py, id);
+        let list = self.obj.bind(py).call_method1("moves", (state,))?;
+        let mut out = Vec::new();
+        for mv in list.try_iter()? {
+            let mv = mv?;
+            if out.len() == MAX_MOVES {
+                return Err(Error::new_err(format!(
+                    "moves(s) gave more than {MAX_MOVES} moves"
+                )));
+            }
+            let mut inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+            let known = inn.move_ids.bind(py).get_item(&mv)?;
+            let m = match known {
+                Some(m) => m.extract()?,
+                None => {
+                    let m = inn.moves.len() as u32;
+                    inn.move_ids.bind(py).set_item(&mv, m)?;
+                    inn.moves.push(mv.unbind());
+                    m
+                }
+            };
+            out.push(m);
+        }
+        if out.is_empty() {
+            return Err(Error::new_err(
+                "moves(s) gave no moves in a position whose outcome(s) is None",
+            ));
+        }
+        Ok(out.into_boxed_slice())
+    }
+}
+
+impl Game for PyGame<'_> {
+    type Pos = u32;
+    type Move = u32;
+    type Moves = MoveList<u32, MAX_MOVES>;
+    type Knowledge = NoKnowledge;
+
+    fn initial(&self) -> u32 {
+        0
+    }
+
+    fn to_move(&self, pos: &u32) -> Player {
+        let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+        inn.nodes[*pos as usize].player
+    }
+
+    fn outcome(&self, pos: &u32) -> Option<Value> {
+        if self.failed.load(Relaxed) {
+            // After a failure every position ends the search at once.
+            return Some(0);
+        }
+        let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+        inn.nodes[*pos as usize].outcome
+    }
+
+    fn moves(&self, pos: &u32, out: &mut Self::Moves) {
+        out.clear();
+        let cached = {
+            let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+            let node = &inn.nodes[*pos as usize];
+            if node.outcome.is_some() {
+                // A finished game has no moves; Python is not asked.
+                return;
+            }
+            node.moves.clone()
+        };
+        let moves = match cached {
+            Some(m) => m,
+            None => {
+                let m = self.call(None, |py| self.ask_moves(py, *pos).map(Some));
+                let Some(m) = m else { return };
+                let mut inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+                inn.nodes[*pos as usize].moves = Some(m.clone());
+                m
+            }
+        };
+        for &m in moves.iter() {
+            out.push(m);
+        }
+    }
+
+    fn play(&self, pos: &u32, mv: u32) -> u32 {
+        self.call(*pos, |py| {
+            let state = self.state(py, *pos);
+            let m = self.move_object(py, mv);
+            let next = self.obj.bind(py).call_method1("play", (state, m))?;
+            self.intern(py, next)
+        })
+    }
+
+    fn key(&self, pos: &u32) -> u64 {
+        // The number is exact; Fibonacci hashing spreads consecutive numbers over the
+        // table's slots and its check bits and keeps them distinct (an odd multiplier),
+        // and the + 1 keeps them off 0, which the table never stores.
+        (u64::from(*pos) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+
+    fn evaluate(&self, pos: &u32) -> Value {
+        if !self.evaluates {
+            return 0;
+        }
+        self.call(0, |py| {
+            let state = self.state(py, *pos);
+            let v: Value = self
+                .obj
+                .bind(py)
+                .call_method1("evaluate", (state,))?
+                .extract()
+                .map_err(|_| Error::new_err("evaluate(s) must return an integer value"))?;
+            self.in_range(v, "evaluate(s)")
+        })
+    }
+
+    fn max_plies(&self, pos: &u32) -> usize {
+        let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+        inn.nodes[*pos as usize].plies
+    }
+
+    fn move_code(&self, mv: u32) -> u8 {
+        if mv < u32::from(NO_CODE) {
+            mv as u8
+        } else {
+            NO_CODE
+        }
+    }
+
+    fn value_range(&self) -> (Value, Value) {
+        self.range
+    }
+}
+
+/// A trace event with the positions' and moves' numbers (made Python objects afterwards).
+enum Event {
+    Entered(usize, u32, Value, Value),
+    Settled(usize, u32, Value),
+    Pruned(usize, u32, u32, Value),
+}
+
+/// The trace observer: the first [`MAX_EVENTS`] events.
+#[derive(Default)]
+struct Recorder {
+    events: Vec<Event>,
+    cut: bool,
+}
+
+impl Recorder {
+    fn push(&mut self, e: Event) {
+        if self.events.len() < MAX_EVENTS {
+            self.events.push(e);
+        } else {
+            self.cut = true;
+        }
+    }
+}
+
+impl<'a> Observer<PyGame<'a>> for Recorder {
+    fn entered(&mut self, ply: usize, pos: &u32, alpha: Value, beta: Value) {
+        self.push(Event::Entered(ply, *pos, alpha, beta));
+    }
+    fn settled(&mut self, ply: usize, pos: &u32, value: Value) {
+        self.push(Event::Settled(ply, *pos, value));
+    }
+    fn pruned(&mut self, ply: usize, parent: &u32, mv: u32, bound: Value) {
+        self.push(Event::Pruned(ply, *parent, mv, bound));
+    }
+}
+
+/// A window bound as Python sees it: `None` for the engine's infinities.
+fn bound(v: Value) -> Option<Value> {
+    (v.abs() < INF).then_some(v)
+}
+
+/// Searches the game written in Python `game` from `position` (default `game.initial()`)
+/// with `algo` (`minimax`, `negamax`, `alphabeta`, `alphabeta-hard`, `veb`, `ab`, `pvs`,
+/// `mtdf`, `solve`; `iterative` for iterative deepening with PVS), to `depth` plies if given,
+/// with a table of `tt_mb` MiB, a node or time budget (iterative deepening), and with
+/// `trace` the search's events. Returns a dict: `value`, `exact`, `bounds`, `best_move`, `pv`,
+/// `nodes` and the other counts, `time_ms`, `stopped`, and `trace` if asked.
+#[pyfunction]
+#[pyo3(signature = (game, position=None, algo="solve", depth=None, tt_mb=16, nodes=None, time_ms=None, trace=false))]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search<'py>(
+    py: Python<'py>,
+    game: &Bound<'py, PyAny>,
+    position: Option<&Bound<'py, PyAny>>,
+    algo: &str,
+    depth: Option<usize>,
+    tt_mb: usize,
+    nodes: Option<u64>,
+    time_ms: Option<u64>,
+    trace: bool,
+) -> PyResult<Bound<'py, PyDict>> {
+    let iterative = algo == "iterative";
+    let algorithm = if iterative {
+        Algorithm::Pvs
+    } else {
+        Algorithm::from_str(algo).map_err(|e| Error::new_err(e.to_string()))?
+    };
+    let budget = nodes.is_some() || time_ms.is_some();
+    if budget && !iterative && algo != "pvs" {
+        return Err(Error::new_err(format!(
+            "a node or time budget runs iterative deepening (algo='iterative'), not {algo}"
+        )));
+    }
+    if iterative && !budget && depth.is_none() {
+        return Err(Error::new_err(
+            "algo='iterative' needs a depth, a node budget or a time budget",
+        ));
+    }
+    if trace && (budget || iterative) {
+        return Err(Error::new_err(
+            "trace=True records one search: not iterative deepening or a budget",
+        ));
+    }
+    if tt_mb == 0 || tt_mb > 1 << 20 {
+        return Err(Error::new_err(format!(
+            "tt_mb must be between 1 and 1048576, got {tt_mb}"
+        )));
+    }
+    let stop = AtomicBool::new(false);
+    let (g, root) = PyGame::new(py, game, position, &stop)?;
+    let tt = cutoff::tt::TranspositionTable::try_new(tt_mb)
+        .map_err(|e| Error::new_err(e.to_string()))?;
+    let out = PyDict::new(py);
+    let (result, signal) = supervise(py, &stop, || {
+        if trace {
+            let mut s = Searcher::with_observer(&g, root, depth, Recorder::default());
+            if algorithm.uses_table() {
+                s = s.table(&tt);
+            }
+            let start = std::time::Instant::now();
+            let (value, best) = s.run(algorithm);
+            let elapsed = start.elapsed();
+            Traced {
+                value,
+                best,
+                pv: s.pv().to_vec(),
+                stats: s.stats(),
+                elapsed,
+                recorder: s.into_observer(),
+            }
+            .into()
+        } else {
+            let mut solver = Solver::new(&g)
+                .position(root)
+                .algorithm(algorithm)
+                .depth(if iterative && !budget { None } else { depth })
+                .threads(1)
+                .table(&tt)
+                .stop_flag(&stop)
+                .nodes(nodes)
+                .time(time_ms.map(Duration::from_millis));
+            if iterative && !budget {
+                // Iterative deepening to a depth: a node budget no search reaches.
+                solver = solver.nodes(Some(u64::MAX)).depth(depth);
+            }
+            Outcome::Solved(solver.run())
+        }
+    });
+    if let Some(e) = g.failure.take() {
+        return Err(e);
+    }
+    let py_move = |m: u32| g.move_object(py, m);
+    match result {
+        Outcome::Solved(r) => {
+            let r = r.map_err(|e| Error::new_err(e.to_string()))?;
+            let (value, exact, bounds) = match r.verdict {
+                Verdict::Exact(v) => (Some(v), true, (v, v)),
+                Verdict::DepthLimited { value, .. } => (Some(value), false, (value, value)),
+                Verdict::Bounds { lo, hi } => (None, false, (lo, hi)),
+            };
+            out.set_item("value", value)?;
+            out.set_item("exact", exact)?;
+            out.set_item("bounds", bounds)?;
+            out.set_item("best_move", r.best_move.map(py_move))?;
+            let pv: Vec<Py<PyAny>> = r.pv.iter().map(|&m| py_move(m)).collect();
+            out.set_item("pv", PyList::new(py, pv)?)?;
+            stats(&out, &r.stats)?;
+            out.set_item("time_ms", r.elapsed.as_secs_f64() * 1e3)?;
+            out.set_item(
+                "stopped",
+                r.stopped.map(|s| match s {
+                    Stop::Interrupted => "interrupted",
+                    Stop::Budget => "budget",
+                }),
+            )?;
+        }
+        Outcome::Traced(t) => {
+            out.set_item("value", t.value)?;
+            out.set_item("exact", depth.is_none_or(|d| d >= g.max_plies(&root)))?;
+            out.set_item("bounds", (t.value, t.value))?;
+            out.set_item("best_move", t.best.map(py_move))?;
+            let pv: Vec<Py<PyAny>> = t.pv.iter().map(|&m| py_move(m)).collect();
+            out.set_item("pv", PyList::new(py, pv)?)?;
+            stats(&out, &t.stats)?;
+            out.set_item("time_ms", t.elapsed.as_secs_f64() * 1e3)?;
+            out.set_item("stopped", stop.load(Relaxed).then_some("interrupted"))?;
+            let events = PyList::empty(py);
+            for e in &t.recorder.events {
+                let item = match *e {
+                    Event::Entered(ply, pos, a, b) => (
+                        "entered",
+                        ply,
+                        g.state(py, pos),
+                        (bound(a), bound(b)).into_pyobject(py)?.into_any(),
+                    ),
+                    Event::Settled(ply, pos, v) => (
+                        "settled",
+                        ply,
+                        g.state(py, pos),
+                        v.into_pyobject(py)?.into_any(),
+                    ),
+                    Event::Pruned(ply, parent, m, b) => (
+                        "pruned",
+                        ply,
+                        g.state(py, parent),
+                        (py_move(m), b).into_pyobject(py)?.into_any(),
+                    ),
+                };
+                events.append(item)?;
+            }
+            out.set_item("trace", events)?;
+            out.set_item("trace_cut", t.recorder.cut)?;
+        }
+    }
+    out.set_item("algo", algo)?;
+    out.set_item("positions", g.interned.lock().map_or(0, |i| i.nodes.len()))?;
+    // Ctrl-C: the caller (python/cutoff/__init__.py) raises `cutoff.Interrupted` with this
+    // result, which holds what the search proved.
+    out.set_item("interrupted", signal.is_some())?;
+    if signal.is_some() {
+        out.set_item("stopped", "interrupted")?;
+    }
+    Ok(out)
+}
+
+/// A traced search's result.
+struct Traced {
+    value: Value,
+    best: Option<u32>,
+    pv: Vec<u32>,
+    stats: cutoff::Stats,
+    elapsed: Duration,
+    recorder: Recorder,
+}
+
+/// What a search gave: the [`Solver`]'s report, or a traced [`Searcher`]'s.
+enum Outcome {
+    Solved(Result<cutoff::solver::Report<u32>, cutoff::solver::SolveError>),
+    Traced(Box<Traced>),
+}
+
+impl From<Traced> for Outcome {
+    fn from(t: Traced) -> Self {
+        Outcome::Traced(Box::new(t))
+    }
+}
+
+/// The search's counts, as the command's JSON names them.
+fn stats(out: &Bound<'_, PyDict>, s: &cutoff::Stats) -> PyResult<()> {
+    out.set_item("nodes", s.nodes)?;
+    out.set_item("leaves", s.leaves)?;
+    out.set_item("cutoffs", s.cutoffs)?;
+    out.set_item("forced", s.forced)?;
+    out.set_item("first_move_cutoff_rate", s.first_move_cutoff_rate())?;
+    out.set_item("max_ply", s.max_ply)?;
+    Ok(())
+}

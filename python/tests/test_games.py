@@ -1,0 +1,196 @@
+"""Games written in Python, searched by the engine: values against a brute-force oracle,
+node counts against the same game in Rust, the trace, and what a faulty game gets."""
+
+import random
+
+import pytest
+
+import cutoff
+from games import Nim, TicTacToe
+
+TWO_PLAYER = ["minimax", "negamax", "alphabeta", "alphabeta-hard", "veb", "ab", "pvs", "mtdf", "solve"]
+
+
+def negamax(game, s):
+    """The oracle: plain negamax in Python."""
+    v = game.outcome(s)
+    if v is not None:
+        return v
+    return max(-negamax(game, game.play(s, m)) for m in game.moves(s))
+
+
+@pytest.mark.parametrize("algo", TWO_PLAYER)
+def test_tictactoe_is_a_draw_with_the_rust_game_s_node_counts(algo):
+    py = cutoff.search(TicTacToe(), algo=algo)
+    rust = cutoff.solve("tictactoe", algo=algo, threads=1)
+    assert py.value == 0 == rust.value
+    assert py.exact
+    assert py.nodes == rust.nodes, (algo, py.nodes, rust.nodes)
+    assert py.leaves == rust.leaves and py.cutoffs == rust.cutoffs
+    # The best move is a cell, as the Rust game writes it.
+    assert str(py.best_move) == rust.best_move
+
+
+def test_positions_from_python_states_match_the_rust_game():
+    game = TicTacToe()
+    s = game.play(game.play(game.initial(), 5), 1)
+    py = cutoff.search(game, s, algo="pvs")
+    rust = cutoff.solve("tictactoe", "O...X....", algo="pvs", threads=1)
+    assert py.value == rust.value == negamax(game, s)
+    assert py.nodes == rust.nodes
+
+
+class RandomTree:
+    """A random game tree: a state is a node's path; leaves carry values in [-9, 9]."""
+
+    def __init__(self, seed, depth, branching):
+        self.rng = random.Random(seed)
+        self.depth = depth
+        self.branching = branching
+        self.values = {}
+
+    def initial(self):
+        return ()
+
+    def to_move(self, s):
+        return len(s) % 2
+
+    def moves(self, s):
+        # Between 1 and `branching` children, fixed by the path.
+        return list(range(1 + hash(s) % self.branching))
+
+    def play(self, s, m):
+        return s + (m,)
+
+    def outcome(self, s):
+        if len(s) < self.depth:
+            return None
+        if s not in self.values:
+            self.values[s] = self.rng.randint(-9, 9)
+        return self.values[s]
+
+    def key(self, s):
+        return s
+
+    def value_range(self):
+        return (-9, 9)
+
+    def max_plies(self, s):
+        return self.depth - len(s)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_search_gives_the_oracle_s_value_on_random_trees(seed):
+    game = RandomTree(seed, depth=2 + seed % 4, branching=2 + seed % 3)
+    # Fix every leaf's value first, so that the oracle and the searches see one tree.
+    want = negamax(game, game.initial())
+    for algo in TWO_PLAYER:
+        r = cutoff.search(game, algo=algo)
+        assert r.value == want, (seed, algo)
+        assert r.exact
+
+
+def test_nim_values_follow_the_theory():
+    for heap in range(0, 30):
+        r = cutoff.search(Nim(heap))
+        # Lost for the side to move exactly at multiples of 4.
+        assert r.value == (-1 if heap % 4 == 0 else 1), heap
+        if heap % 4:
+            assert r.best_move == heap % 4
+
+
+def test_a_depth_limit_uses_evaluate_and_is_not_exact():
+    class Evaluated(Nim):
+        def evaluate(self, s):
+            return 0
+
+        def value_range(self):
+            return (-1, 1)
+
+        def max_plies(self, s):
+            return s[0]
+
+    r = cutoff.search(Evaluated(40), algo="alphabeta", depth=3)
+    assert r.value == 0 and not r.exact
+    deep = cutoff.search(Evaluated(41), algo="iterative", depth=60)
+    assert deep.value == 1 and deep.exact
+
+
+def test_the_trace_records_entries_settlements_and_prunings():
+    game = TicTacToe()
+    r = cutoff.search(game, algo="alphabeta", trace=True)
+    kinds = {e[0] for e in r.trace}
+    assert kinds == {"entered", "settled", "pruned"}
+    entered = [e for e in r.trace if e[0] == "entered"]
+    assert len(entered) == r.nodes
+    assert entered[0][2] == game.initial() and entered[0][3] == (None, None)
+    # The root settles last, on the value.
+    last = r.trace[-1]
+    assert last[0] == "settled" and last[1] == 0 and last[3] == r.value
+    pruned = [e for e in r.trace if e[0] == "pruned"]
+    for _, ply, parent, (move, bound) in pruned:
+        assert move in game.moves(parent)
+    untraced = cutoff.search(game, algo="alphabeta")
+    assert untraced.nodes == r.nodes and untraced.value == r.value
+
+
+def test_the_null_window_solver_uses_the_table_and_ordering():
+    plain = cutoff.search(TicTacToe(), algo="alphabeta")
+    solved = cutoff.search(TicTacToe(), algo="solve")
+    assert solved.nodes < plain.nodes
+    assert solved.positions <= 5478
+
+
+def test_an_exception_in_the_game_is_raised_as_it_was():
+    class Broken(TicTacToe):
+        def play(self, s, m):
+            if m == 9:
+                raise RuntimeError("no cell nine")
+            return super().play(s, m)
+
+    with pytest.raises(RuntimeError, match="no cell nine"):
+        cutoff.search(Broken(), algo="minimax")
+
+
+@pytest.mark.parametrize(
+    "patch, message",
+    [
+        ({"to_move": lambda self, s: 2}, "to_move"),
+        ({"outcome": lambda self, s: "won"}, "outcome"),
+        ({"outcome": lambda self, s: 5 if s == (0, 0) else None}, "value range"),
+        ({"moves": lambda self, s: [] if s != (0, 0) else [1]}, "no moves"),
+    ],
+)
+def test_a_faulty_game_gets_a_clear_error(patch, message):
+    Faulty = type("Faulty", (TicTacToe,), patch)
+    with pytest.raises(cutoff.Error, match=message):
+        cutoff.search(Faulty())
+
+
+def test_a_game_without_a_required_method_is_refused():
+    class NoKey:
+        def initial(self):
+            return 0
+
+    with pytest.raises(cutoff.Error, match="no method to_move"):
+        cutoff.solve(NoKey())
+
+
+def test_bad_settings_are_refused_with_one_line():
+    for kwargs, message in [
+        ({"algo": "bogus"}, "bogus"),
+        ({"algo": "minimax", "nodes": 10}, "budget"),
+        ({"algo": "iterative"}, "needs a depth"),
+        ({"tt_mb": 0}, "tt_mb"),
+        ({"algo": "iterative", "depth": 3, "trace": True}, "trace"),
+    ]:
+        with pytest.raises(cutoff.Error, match=message) as e:
+            cutoff.search(TicTacToe(), **kwargs)
+        assert "\n" not in str(e.value)
+
+
+def test_a_node_budget_keeps_the_last_finished_depth():
+    r = cutoff.search(Nim(200), algo="iterative", nodes=2000)
+    assert r.stopped == "budget"
+    assert r.nodes <= 2000
+    assert r.value is not None

@@ -32,10 +32,12 @@ or a function ``f(state) -> hashable`` (combined with the player to move) choose
 
 from __future__ import annotations
 
+import math
 import time as _time
 
 __all__ = [
     "BOARD_KEY_GAMES",
+    "PASS",
     "SpielGame",
     "SpielResult",
     "alpha_beta",
@@ -105,19 +107,26 @@ def check_game(game) -> None:
         )
 
 
+#: The move of a pass position (see :class:`SpielGame`): not an OpenSpiel action.
+PASS = -1
+
+
 class _Node:
     """A state handed to cutoff: the OpenSpiel state and the player whose view its value is
     taken from (the player to move; at a terminal state, the opponent of the player who
-    made the last move)."""
+    made the last move). With ``passing``, the position inserted before a player's second
+    move in a row: ``player`` (the other one) has the one move :data:`PASS`."""
 
-    __slots__ = ("state", "player")
+    __slots__ = ("state", "player", "passing")
 
-    def __init__(self, state, player: int):
+    def __init__(self, state, player: int, passing: bool = False):
         self.state = state
         self.player = player
+        self.passing = passing
 
     def __repr__(self) -> str:
-        return f"_Node(player={self.player}, history={self.state.history()})"
+        tag = ", passing" if self.passing else ""
+        return f"_Node(player={self.player}{tag}, history={self.state.history()})"
 
 
 class SpielGame:
@@ -127,11 +136,18 @@ class SpielGame:
     - ``to_move``: ``current_player()`` (at a terminal state, the opponent of the last mover);
     - ``moves``: ``legal_actions()``, in OpenSpiel's order (or ``order(state, actions)``);
     - ``play``: ``child(action)`` (a new state);
+    - cutoff's searches need sides that alternate. Where OpenSpiel gives a player two moves
+      in a row (Dots and Boxes: closing a box), the adapter puts a *pass position* between
+      them, where the other player has the one move :data:`PASS`; it counts as a node, and
+      :func:`solve` leaves the passes out of ``pv``;
     - ``outcome``: ``None`` before the end, then ``player_return`` of the player to move
       times ``scale``, which must be an integer;
     - ``key``: see the module comment (``key=``);
+    - ``value_range``: the game's least and greatest return, times ``scale``;
+    - ``max_plies``: ``max_game_length()``;
     - ``evaluate`` (only with ``value_function``): ``value_function(state)``, player 0's
-      view as in OpenSpiel, times ``scale``, rounded, from the player to move's view.
+      view as in OpenSpiel, times ``scale``, rounded, from the player to move's view, and
+      kept within ``value_range``.
     """
 
     def __init__(self, state, *, key="auto", scale=1, value_function=None, order=None):
@@ -158,17 +174,21 @@ class SpielGame:
             self.key = self._history_key
         elif callable(key):
             f = key
-            self.key = lambda n: (n.player, f(n.state))
+            self.key = lambda n: (n.player, f(n.state), n.passing)
         else:
             raise ValueError(f"key must be 'auto', 'board', 'history' or a function, not {key!r}")
         self.key_kind = key if isinstance(key, str) else "custom"
         self._order = order
+        lo = math.floor(game.min_utility() * scale)
+        hi = math.ceil(game.max_utility() * scale)
+        self._range = (lo, hi if hi > lo else lo + 1)
         if value_function is not None:
             vf = value_function
 
             def evaluate(n):
                 v = vf(n.state) * self.scale
-                return int(round(v if n.player == 0 else -v))
+                v = int(round(v if n.player == 0 else -v))
+                return min(max(v, self._range[0]), self._range[1])
 
             self.evaluate = evaluate
 
@@ -177,25 +197,41 @@ class SpielGame:
     def initial(self):
         return self.root
 
+    def value_range(self):
+        # Every value lies between the game's least and greatest return (times scale): the
+        # bounds of cutoff's null-window bisection.
+        return self._range
+
+    def max_plies(self, n: _Node) -> int:
+        # Twice the game's length: room for a pass before every move.
+        return 2 * self.game.max_game_length()
+
     def to_move(self, n: _Node) -> int:
         return n.player
 
     def moves(self, n: _Node):
+        if n.passing:
+            return [PASS]
         actions = n.state.legal_actions()
         if self._order is not None:
             actions = list(self._order(n.state, actions))
         return actions
 
     def play(self, n: _Node, action):
+        if n.passing:
+            return _Node(n.state, 1 - n.player)
         child = n.state.child(action)
         p = child.current_player()
         if p < 0:  # terminal (OpenSpiel's PlayerId.TERMINAL)
-            p = 1 - n.player
+            return _Node(child, 1 - n.player)
+        if p == n.player:
+            # The same player moves again: the other passes first, so that sides alternate.
+            return _Node(child, 1 - p, passing=True)
         return _Node(child, p)
 
     def outcome(self, n: _Node):
         s = n.state
-        if not s.is_terminal():
+        if n.passing or not s.is_terminal():
             return None
         r = s.player_return(n.player) * self.scale
         v = int(round(r))
@@ -208,11 +244,11 @@ class SpielGame:
 
     @staticmethod
     def _board_key(n: _Node):
-        return (n.player, str(n.state))
+        return (n.player, str(n.state), n.passing)
 
     @staticmethod
     def _history_key(n: _Node):
-        return tuple(n.state.history())
+        return (tuple(n.state.history()), n.passing)
 
 
 class SpielResult:
@@ -309,7 +345,7 @@ def solve(state, *, key="auto", scale=1, value_function=None, order=None, **opti
         game,
         _unscale(res.value, scale),
         res.best_move,
-        list(res.pv or []),
+        [m for m in (res.pv or []) if m != PASS],
         res.nodes,
         time_ms if time_ms is not None else elapsed,
     )

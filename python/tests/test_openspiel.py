@@ -70,6 +70,12 @@ def _check(state, *, nodes_per_state=False):
         assert child.player_return(p) == v
     else:
         assert co.alpha_beta(child, maximizing_player_id=p, count=False)[0] == v
+    # The line is legal, with no pass in it, and starts with the best action.
+    assert r.pv[:1] == [r.best_action]
+    line = state.clone()
+    for a in r.pv:
+        assert not line.is_terminal() and a in line.legal_actions(), (state.history(), r.pv)
+        line.apply_action(a)
     if nodes_per_state:
         assert r.nodes <= nodes, (state.history(), r.nodes, nodes)
     return r.nodes, nodes

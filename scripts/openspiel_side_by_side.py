@@ -7,7 +7,9 @@ OpenSpiel's `open_spiel.python.algorithms.minimax.alpha_beta_search` (no table, 
 transposition table keyed by the board and its move ordering, calling the same pyspiel
 methods from Rust). For each position it prints the two values (the player to move's view),
 the nodes (states entered, the root and terminal states included; OpenSpiel's counted by
-wrapping its node routine), the seconds (wall clock around each call; OpenSpiel timed in a
+wrapping its node routine), how many states cutoff had OpenSpiel make (`child()` calls:
+children looked at but not entered, and states met again, count too; OpenSpiel makes one
+state per node but the root), the seconds (wall clock around each call; OpenSpiel timed in a
 run of its own without the counting wrapper) and the ratios.
 
 Positions: tic-tac-toe's empty board, and Connect Four positions from
@@ -91,6 +93,7 @@ def main():
                 "value": r.value,
                 "openspiel_nodes": os_nodes,
                 "cutoff_nodes": r.nodes,
+                "cutoff_child_calls": r.plays,
                 "node_ratio": os_nodes / r.nodes if r.nodes else None,
                 "openspiel_seconds": os_s,
                 "cutoff_seconds": cu_s,
@@ -103,6 +106,7 @@ def main():
     total = {
         "openspiel_nodes": sum(r["openspiel_nodes"] for r in rows),
         "cutoff_nodes": sum(r["cutoff_nodes"] for r in rows),
+        "cutoff_child_calls": sum(r["cutoff_child_calls"] for r in rows),
         "openspiel_seconds": sum(r["openspiel_seconds"] for r in rows),
         "cutoff_seconds": sum(r["cutoff_seconds"] for r in rows),
     }
@@ -133,18 +137,22 @@ def main():
         f"{meta['date']}, commit {commit}, Python {meta['python']}, open_spiel {os_version}, "
         f"cutoff algo {meta['cutoff_algo']}\n"
     )
-    print("| position | value | OpenSpiel nodes | cutoff nodes | ratio | OpenSpiel s | cutoff s | ratio |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| position | value | OpenSpiel nodes | cutoff nodes | ratio | cutoff child() calls "
+        "| OpenSpiel s | cutoff s | ratio |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for r in rows:
         print(
             f"| {r['position']} | {r['value']:+d} | {r['openspiel_nodes']:,} | "
-            f"{r['cutoff_nodes']:,} | {_ratio(r['node_ratio'])} | {r['openspiel_seconds']:.3f} | "
+            f"{r['cutoff_nodes']:,} | {_ratio(r['node_ratio'])} | {r['cutoff_child_calls']:,} | "
+            f"{r['openspiel_seconds']:.3f} | "
             f"{r['cutoff_seconds']:.3f} | {_ratio(r['time_ratio'])} |"
         )
     print(
         f"| all | | {total['openspiel_nodes']:,} | {total['cutoff_nodes']:,} | "
         f"{_ratio(total['openspiel_nodes'] / max(total['cutoff_nodes'], 1))} | "
-        f"{total['openspiel_seconds']:.3f} | {total['cutoff_seconds']:.3f} | "
+        f"{total['cutoff_child_calls']:,} | {total['openspiel_seconds']:.3f} | {total['cutoff_seconds']:.3f} | "
         f"{_ratio(total['openspiel_seconds'] / max(total['cutoff_seconds'], 1e-9))} |"
     )
 

@@ -163,6 +163,9 @@ class SpielGame:
             if player not in (0, 1):
                 raise ValueError(f"{self.name}: the state's player is {player}, not 0 or 1")
         self.root = _Node(state.clone(), player)
+        #: The calls of ``play``: the states cutoff had OpenSpiel make (``child``), pass
+        #: positions left out.
+        self.plays = 0
         if not (isinstance(scale, int) and scale >= 1):
             raise ValueError(f"scale must be a positive integer, not {scale!r}")
         self.scale = scale
@@ -220,6 +223,7 @@ class SpielGame:
     def play(self, n: _Node, action):
         if n.passing:
             return _Node(n.state, 1 - n.player)
+        self.plays += 1
         child = n.state.child(action)
         p = child.current_player()
         if p < 0:  # terminal (OpenSpiel's PlayerId.TERMINAL)
@@ -261,7 +265,10 @@ class SpielResult:
       convention, as ``alpha_beta_search(..., maximizing_player_id=0)`` gives it);
     - ``best_action``: an OpenSpiel action (``None`` at a terminal state), ``pv`` the line
       of actions;
-    - ``nodes``, ``time_ms``: cutoff's node count and time; ``result``: cutoff's own result.
+    - ``nodes``, ``time_ms``: cutoff's node count (states entered) and time; ``plays``:
+      the states it had OpenSpiel make (``child`` calls: the children it looked at, entered
+      or not, a state met again by transposition counted again); ``result``: cutoff's own
+      result.
 
     Any other attribute is read from cutoff's result.
     """
@@ -282,6 +289,7 @@ class SpielResult:
         self.pv = pv
         self.nodes = nodes
         self.time_ms = time_ms
+        self.plays = game.plays
 
     def __getattr__(self, name):
         # Only called for attributes not set above.
@@ -301,6 +309,7 @@ class SpielResult:
             "best_action": self.best_action,
             "pv": list(self.pv),
             "nodes": self.nodes,
+            "plays": self.plays,
             "time_ms": self.time_ms,
             "key": self.game.key_kind,
         }

@@ -144,10 +144,12 @@ class SpielGame:
       times ``scale``, which must be an integer;
     - ``key``: see the module comment (``key=``);
     - ``value_range``: the game's least and greatest return, times ``scale``;
-    - ``max_plies``: ``max_game_length()``;
+    - ``max_plies``: twice ``max_game_length()`` (room for pass positions);
     - ``evaluate`` (only with ``value_function``): ``value_function(state)``, player 0's
-      view as in OpenSpiel, times ``scale``, rounded, from the player to move's view, and
-      kept within ``value_range``.
+      view (as OpenSpiel's ``alpha_beta_search`` reads it with ``maximizing_player_id=0``),
+      in returns' units, times ``scale``, rounded, from the player to move's view, and kept
+      within ``value_range`` (so give a heuristic room with ``scale``: 100 for hundredths).
+      Without it, a depth-limited search scores an unfinished state 0.
     """
 
     def __init__(self, state, *, key="auto", scale=1, value_function=None, order=None):
@@ -311,6 +313,7 @@ class SpielResult:
             "nodes": self.nodes,
             "plays": self.plays,
             "time_ms": self.time_ms,
+            "exact": getattr(self.result, "exact", True) if self.result is not None else True,
             "key": self.game.key_kind,
         }
 
@@ -342,7 +345,7 @@ def solve(state, *, key="auto", scale=1, value_function=None, order=None, **opti
     game = SpielGame(state, key=key, scale=scale, value_function=value_function, order=order)
     if state.is_terminal():
         r = state.returns()[0]
-        return SpielResult(None, game, r, None, [], 0, 0.0)
+        return SpielResult(None, game, int(r) if float(r).is_integer() else r, None, [], 0, 0.0)
     import cutoff
 
     start = _time.perf_counter()

@@ -275,3 +275,28 @@ def test_policy_inputs():
         co.policy("leduc_poker(suit_isomorphism=true)", run)
     with pytest.raises(ValueError, match="kuhn_poker and leduc_poker"):
         co.policy("tic_tac_toe", run)
+
+
+@needs_openspiel
+def test_depth_limited_with_value_function():
+    # A heuristic in OpenSpiel's units (player 0's view, as OpenSpiel's alpha-beta reads it
+    # with maximizing_player_id=0), exact in hundredths: scale=100 keeps it exact in cutoff.
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
+
+    import cutoff.openspiel as co
+
+    def centre(s):
+        return sum((1 - 2 * (i % 2)) * (3 - abs(a - 3)) for i, a in enumerate(s.history())) / 100
+
+    game = pyspiel.load_game("connect_four")
+    for s in _random_states(game, 5, seed=1, min_moves=0)[:5]:
+        if s.is_terminal():
+            continue
+        for depth in (1, 2, 3):
+            theirs, _ = minimax.alpha_beta_search(
+                game, state=s, value_function=centre, maximum_depth=depth, maximizing_player_id=0
+            )
+            for algo in ("alphabeta", "pvs"):
+                r = co.solve(s, algo=algo, depth=depth, value_function=centre, scale=100)
+                assert abs(r.value_player0 - theirs) < 1e-12, (s.history(), depth, algo)

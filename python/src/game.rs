@@ -31,6 +31,9 @@ const DEFAULT_MAX_PLIES: usize = 1000;
 /// The most distinct positions one search interns: a bound on the memory it keeps.
 const MAX_POSITIONS: usize = 20_000_000;
 
+/// A child not played yet.
+const UNKNOWN: u32 = u32::MAX;
+
 /// The most trace events kept; a longer trace is cut and says so.
 const MAX_EVENTS: usize = 1_000_000;
 
@@ -44,6 +47,9 @@ struct Node {
     outcome: Option<Value>,
     /// Its moves' numbers, once asked.
     moves: Option<Box<[u32]>>,
+    /// The positions they lead to, once played ([`UNKNOWN`] until then): the engine plays
+    /// a move again at each visit, Python is asked once.
+    children: Box<[u32]>,
     /// `max_plies(state)`, or the default.
     plies: usize,
 }
@@ -79,6 +85,9 @@ pub(crate) struct PyGame<'a> {
     failure: Failure,
     /// True once a callback failed.
     failed: AtomicBool,
+    /// Whether a raised stop flag turns every new position into a leaf: for the textbook
+    /// searches, which do not poll the flag (their value is then thrown away).
+    abandon: bool,
 }
 
 impl<'a> PyGame<'a> {
@@ -88,6 +97,7 @@ impl<'a> PyGame<'a> {
         obj: &Bound<'_, PyAny>,
         root: Option<&Bound<'_, PyAny>>,
         stop: &'a AtomicBool,
+        abandon: bool,
     ) -> PyResult<(Self, u32)> {
         for m in ["initial", "to_move", "moves", "play", "outcome", "key"] {
             if !obj.hasattr(m)? {
@@ -127,6 +137,7 @@ impl<'a> PyGame<'a> {
             stop,
             failure: Failure::default(),
             failed: AtomicBool::new(false),
+            abandon,
         };
         let root = game.intern(py, state)?;
         Ok((game, root))
@@ -182,6 +193,7 @@ impl<'a> PyGame<'a> {
             player,
             outcome,
             moves: None,
+            children: Box::new([]),
             plies,
         });
         Ok(id)
@@ -275,8 +287,9 @@ impl Game for PyGame<'_> {
     }
 
     fn outcome(&self, pos: &u32) -> Option<Value> {
-        if self.failed.load(Relaxed) {
-            // After a failure every position ends the search at once.
+        if self.failed.load(Relaxed) || (self.abandon && self.stop.load(Relaxed)) {
+            // After a failure, or Ctrl-C in a search that does not poll the stop flag,
+            // every position ends the search at once.
             return Some(0);
         }
         let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
@@ -300,7 +313,9 @@ impl Game for PyGame<'_> {
                 let m = self.call(None, |py| self.ask_moves(py, *pos).map(Some));
                 let Some(m) = m else { return };
                 let mut inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
-                inn.nodes[*pos as usize].moves = Some(m.clone());
+                let node = &mut inn.nodes[*pos as usize];
+                node.children = vec![UNKNOWN; m.len()].into_boxed_slice();
+                node.moves = Some(m.clone());
                 m
             }
         };
@@ -310,12 +325,40 @@ impl Game for PyGame<'_> {
     }
 
     fn play(&self, pos: &u32, mv: u32) -> u32 {
-        self.call(*pos, |py| {
+        let slot = {
+            let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+            let node = &inn.nodes[*pos as usize];
+            let slot = node
+                .moves
+                .as_ref()
+                .and_then(|ms| ms.iter().position(|&m| m == mv));
+            match slot.map(|i| node.children[i]) {
+                Some(child) if child != UNKNOWN => return child,
+                _ => slot,
+            }
+        };
+        let child = self.call(*pos, |py| {
             let state = self.state(py, *pos);
             let m = self.move_object(py, mv);
             let next = self.obj.bind(py).call_method1("play", (state, m))?;
-            self.intern(py, next)
-        })
+            let child = self.intern(py, next)?;
+            if self.to_move(&child) == self.to_move(pos) {
+                // Values are negated from ply to ply (negamax): a side that moves twice
+                // would be scored as its opponent.
+                return Err(Error::new_err(
+                    "the sides must alternate: after a move, to_move(s) gives the same player \
+                     again (let the other side make a pass move in between)",
+                ));
+            }
+            Ok(child)
+        });
+        if let Some(i) = slot {
+            if !self.failed.load(Relaxed) {
+                let mut inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
+                inn.nodes[*pos as usize].children[i] = child;
+            }
+        }
+        child
     }
 
     fn key(&self, pos: &u32) -> u64 {
@@ -448,7 +491,9 @@ pub(crate) fn search<'py>(
         )));
     }
     let stop = AtomicBool::new(false);
-    let (g, root) = PyGame::new(py, game, position, &stop)?;
+    // The searches with a table poll the stop flag and report the bounds they proved.
+    let polls = algorithm.uses_table() || budget || iterative;
+    let (g, root) = PyGame::new(py, game, position, &stop, !polls)?;
     let tt = cutoff::tt::TranspositionTable::try_new(tt_mb)
         .map_err(|e| Error::new_err(e.to_string()))?;
     let out = PyDict::new(py);
@@ -560,6 +605,14 @@ pub(crate) fn search<'py>(
     out.set_item("interrupted", signal.is_some())?;
     if signal.is_some() {
         out.set_item("stopped", "interrupted")?;
+        if !polls {
+            // The search ended on made-up leaves: it proved nothing.
+            out.set_item("value", py.None())?;
+            out.set_item("exact", false)?;
+            out.set_item("bounds", g.range)?;
+            out.set_item("best_move", py.None())?;
+            out.set_item("pv", PyList::empty(py))?;
+        }
     }
     Ok(out)
 }

@@ -49,7 +49,10 @@ pub(crate) fn supervise<T: Send>(
         let mut signal = None;
         let out = std::thread::scope(|scope| {
             let worker = scope.spawn(move || {
-                let out = work();
+                // One Python thread state for the whole search, so that each callback into
+                // Python only takes the GIL (a thread state made and dropped at every
+                // callback cost some 40 µs a node).
+                let out = Python::attach(|py| py.detach(work));
                 // The receiver lives until the worker is joined: the send cannot fail.
                 let _ = tx.send(());
                 out

@@ -194,3 +194,12 @@ def test_a_node_budget_keeps_the_last_finished_depth():
     assert r.stopped == "budget"
     assert r.nodes <= 2000
     assert r.value is not None
+
+
+def test_a_game_whose_side_moves_twice_is_refused():
+    class Twice(Nim):
+        def play(self, s, m):
+            return (s[0] - m, s[1])
+
+    with pytest.raises(cutoff.Error, match="alternate"):
+        cutoff.search(Twice(5))

@@ -9,7 +9,10 @@ use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Value};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 use std::time::Instant;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+use web_time::Instant;
 
 /// The cores this process may use (1 if the system does not say).
 pub fn cores() -> usize {

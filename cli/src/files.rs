@@ -327,6 +327,7 @@ mod tests {
         assert_eq!(text.unwrap(), "2\n01\n10\n");
     }
 
+    #[cfg(unix)]
     #[test]
     fn a_fifo_is_refused_at_once() {
         let dir = std::env::temp_dir().join(format!("cutoff-files-{}", std::process::id()));

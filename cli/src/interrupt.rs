@@ -1,7 +1,9 @@
 //! Ctrl-C (SIGINT) and SIGTERM during a search: the first signal raises a flag that every
 //! search polls, so the command stops promptly and reports what it finished or proved; a
-//! second one ends the program at once, with the shell's status for that signal.
+//! second one ends the program at once, with the shell's status for that signal. Where
+//! there are no signals (WebAssembly) the flag is never raised.
 
+#[cfg(unix)]
 use signal_hook::consts::{SIGINT, SIGTERM};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, OnceLock};
@@ -21,6 +23,7 @@ pub fn install() -> &'static AtomicBool {
     let flags = FLAGS.get_or_init(|| {
         let stop = Arc::new(AtomicBool::new(false));
         let which = Arc::new(AtomicUsize::new(0));
+        #[cfg(unix)]
         for sig in [SIGINT, SIGTERM] {
             // The conditional shutdown goes first: it fires only when the flag is already
             // up, that is on the second signal; the first one raises the flag below.

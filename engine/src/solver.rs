@@ -28,7 +28,12 @@ use crate::tt::file::Keep;
 use crate::tt::{TableError, TranspositionTable, TtStats};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+use std::time::Instant;
+// `std::time::Instant::now()` panics on wasm32-unknown-unknown: the browser's clock there.
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+use web_time::Instant;
 
 /// Nodes a [`Threads::Auto`] search runs on one thread before it goes parallel: about 2.5 ms
 /// of Connect Four solving, many times the cost of starting the parallel search (tens of

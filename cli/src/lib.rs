@@ -5,6 +5,7 @@
 #![deny(missing_docs)]
 
 pub mod analysis;
+pub mod api;
 pub mod book;
 pub mod cmd;
 pub mod distribute;

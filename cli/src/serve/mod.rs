@@ -28,16 +28,11 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The table each search gets, in MiB.
-pub const TABLE_MIB: usize = 64;
-/// The longest a search may run.
-pub const TIME_LIMIT: Duration = Duration::from_secs(20);
+pub use crate::api::{BODY_LIMIT, TABLE_MIB, TIME_LIMIT};
 /// Searches running at once; more wait for a turn, up to [`QUEUE_WAIT`].
 pub const SEARCHES: usize = 2;
 /// How long a request waits for a search slot before it is told the server is busy.
 pub const QUEUE_WAIT: Duration = Duration::from_secs(5);
-/// The largest request accepted, headers aside.
-pub const BODY_LIMIT: usize = 64 << 10;
 /// Connections served at once. Each can hold a finished answer its client has not read, up
 /// to a trace's 12 MB (see [`WRITE_STALL`]), so the worst case is 32 x 12 MB, about 400 MB,
 /// for at most [`WRITE_STALL`]; a browser opens at most six connections to one server, so 32

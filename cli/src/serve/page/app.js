@@ -1,5 +1,9 @@
 // The page: a board, the exact score of every move (from /api/analyse), play against the
 // solver or another person, undo, and a link to the position (?game=...&pos=...).
+//
+// One page, two engines: served by `cutoff serve`, it asks the server's API; from a static
+// host (scripts/web/build.sh), where api/health does not answer, it asks the same API
+// compiled to WebAssembly, run in a Web Worker (worker.js) so that the page stays live.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -56,6 +60,81 @@ function posText() {
     s += cells[i] === "x" ? "X" : cells[i] === "o" ? "O" : ".";
   }
   return s;
+}
+
+// ---- The engine: the server's API, or the same API in the browser ----
+
+// "server" or "browser", once known (see `detect`).
+let backend = null;
+
+async function detect() {
+  try {
+    const r = await fetch("api/health");
+    const j = await r.json();
+    if (r.ok && j.ok === true) return "server";
+  } catch (e) {
+    // No server behind this page (a 404 page, or no answer): the engine runs here.
+  }
+  return "browser";
+}
+
+// The in-browser engine: one worker, answering one call at a time; a call cancelled while
+// pending ends the worker (a search cannot be stopped otherwise) and a fresh one takes the
+// calls still waiting. A worker that failed (the engine panicked) is replaced the same way.
+const local = { worker: null, seq: 0, pending: new Map() };
+
+function localWorker() {
+  if (local.worker) return local.worker;
+  const w = new Worker("worker.js", { type: "module" });
+  w.onmessage = (e) => {
+    const call = local.pending.get(e.data.id);
+    if (e.data.fatal) restartWorker();
+    if (!call) return;
+    local.pending.delete(e.data.id);
+    call.resolve({ ok: e.data.status === 200, status: e.data.status, json: JSON.parse(e.data.body) });
+  };
+  w.onerror = (e) => {
+    e.preventDefault();
+    const error = { ok: false, status: 500, json: { error: `the engine failed to start: ${e.message || "no WebAssembly?"}` } };
+    for (const call of local.pending.values()) call.resolve(error);
+    local.pending.clear();
+    restartWorker();
+  };
+  local.worker = w;
+  return w;
+}
+
+function restartWorker() {
+  if (local.worker) local.worker.terminate();
+  local.worker = null;
+  if (local.pending.size === 0) return;
+  const w = localWorker();
+  for (const call of local.pending.values()) w.postMessage(call.message);
+}
+
+// Calls the API at `url` (`api/solve?...`) with `init` (method, body); a handle: `promise`
+// gives {ok, status, json}, `cancel()` drops the call (and stops its search in the browser).
+function call(url, init = {}) {
+  if (backend === "server") {
+    const ctl = new AbortController();
+    const promise = fetch(url, { ...init, signal: ctl.signal }).then(async (r) => ({ ok: r.ok, status: r.status, json: await r.json() }));
+    return { promise, cancel: () => ctl.abort() };
+  }
+  const id = ++local.seq;
+  const message = { id, method: init.method || "GET", target: url.replace(/^api/, ""), body: init.body ?? null };
+  const promise = new Promise((resolve) => local.pending.set(id, { resolve, message }));
+  localWorker().postMessage(message);
+  return {
+    promise,
+    cancel: () => { if (local.pending.delete(id)) restartWorker(); },
+  };
+}
+
+// The JSON of a call that succeeded; an Error with the API's one line otherwise.
+async function answer(url, init) {
+  const r = await call(url, init).promise;
+  if (!r.ok) throw new Error(r.json.error || `status ${r.status}`);
+  return r.json;
 }
 
 function el(name, attrs, parent) {
@@ -169,7 +248,8 @@ function over() {
 }
 
 function legal(move) {
-  if (over() || (state.scores && state.scores.terminal)) return false;
+  // Until the engine is known (see `detect`), the page takes no move.
+  if (backend === null || over() || (state.scores && state.scores.terminal)) return false;
   if (state.game === "connect4") return board()[move - 1].length < state.shape.h;
   return board()[move - 1] === null;
 }
@@ -191,9 +271,7 @@ async function play(move) {
   draw();
   $("status").textContent = "The solver is thinking...";
   try {
-    const r = await fetch(`/api/solve?game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}&time_ms=3000`);
-    const j = await r.json();
-    if (!r.ok) throw new Error(j.error || r.statusText);
+    const j = await answer(`api/solve?game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}&time_ms=3000`);
     // Unless the human moved on meanwhile (undo, new game), the solver plays.
     if (state.moves.length === before && j.best_move) state.moves.push(Number(j.best_move));
   } catch (e) {
@@ -203,18 +281,44 @@ async function play(move) {
   analyse();
 }
 
-// Scores the position (server-sent events: progress while the searches run, then the
-// scores).
+// The scores of the position, once found.
+function showScores(j) {
+  state.scores = j;
+  $("status").textContent = "";
+  // No node searched for a position with moves: every score came from the opening book.
+  $("progress").textContent = j.nodes === 0 && !j.terminal
+    ? "scores from the opening book (every position of at most 4 stones, solved once)"
+    : `${j.nodes.toLocaleString()} nodes in ${j.time_ms.toFixed(0)} ms (${(j.nodes / Math.max(j.time_ms, 1e-3) / 1000).toFixed(2)} M nodes/s)`;
+  draw();
+}
+
+// Scores the position (from the server, server-sent events: progress while the searches
+// run, then the scores; in the browser, the scores alone).
 function analyse() {
+  if (backend === null) return;
   if (state.request) state.request.close();
-  const url = `/api/analyse/stream?game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}`;
-  const es = new EventSource(url);
-  state.request = es;
+  const query = `game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}`;
   state.busy = true;
   state.scores = null;
   draw();
   $("status").textContent = "Solving every move...";
-  $("progress").textContent = "";
+  $("progress").textContent = backend === "browser" ? "in this browser, on one thread" : "";
+  if (backend === "browser") {
+    const c = call(`api/analyse?${query}`);
+    const request = { close: c.cancel };
+    state.request = request;
+    c.promise.then((r) => {
+      if (state.request !== request) return;
+      state.busy = false;
+      state.request = null;
+      if (r.ok) showScores(r.json);
+      else $("status").textContent = "Error: " + r.json.error;
+    });
+    return;
+  }
+  const url = `api/analyse/stream?${query}`;
+  const es = new EventSource(url);
+  state.request = es;
   const finish = () => {
     es.close();
     if (state.request === es) {
@@ -229,14 +333,7 @@ function analyse() {
   });
   es.addEventListener("result", (e) => {
     finish();
-    const j = JSON.parse(e.data);
-    state.scores = j;
-    $("status").textContent = "";
-    // No node searched for a position with moves: every score came from the opening book.
-    $("progress").textContent = j.nodes === 0 && !j.terminal
-      ? "scores from the opening book (every position of at most 4 stones, solved once)"
-      : `${j.nodes.toLocaleString()} nodes in ${j.time_ms.toFixed(0)} ms (${(j.nodes / Math.max(j.time_ms, 1e-3) / 1000).toFixed(2)} M nodes/s)`;
-    draw();
+    showScores(JSON.parse(e.data));
   });
   es.addEventListener("failure", (e) => {
     finish();
@@ -347,17 +444,15 @@ function fitAlgorithm() {
 async function loadTrace() {
   fitAlgorithm();
   const algo = $("algo").value, order = $("order").value, tree = $("tree").value;
-  let r;
   try {
+    let j;
     if (tree === "pasted") {
-      r = await fetch(`/api/trace?algo=${algo}&order=${order}`, { method: "POST", body: $("tree-text").value });
+      j = await answer(`api/trace?algo=${algo}&order=${order}`, { method: "POST", body: $("tree-text").value });
     } else {
-      let url = `/api/trace?tree=${tree}&algo=${algo}&order=${order}`;
+      let url = `api/trace?tree=${tree}&algo=${algo}&order=${order}`;
       if (tree === "random") url += `&b=${$("tree-b").value}&d=${$("tree-d").value}&seed=${$("tree-seed").value}`;
-      r = await fetch(url);
+      j = await answer(url);
     }
-    const j = await r.json();
-    if (!r.ok) throw new Error(j.error || r.statusText);
     tv.data = j;
     tv.step = 0;
     layoutTree();
@@ -520,5 +615,9 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowLeft") stepTo(tv.step - 1);
 });
 // `?view=tree` opens the alpha-beta view (and starts no search of a game position).
-if (new URLSearchParams(location.search).get("view") === "tree") showView(true);
-else load();
+detect().then((b) => {
+  backend = b;
+  document.body.dataset.engine = b;
+  if (new URLSearchParams(location.search).get("view") === "tree") showView(true);
+  else load();
+});

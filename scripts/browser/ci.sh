@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# CI check of `cutoff serve` in a real browser: installs Debian's Chromium and, in a virtual
-# environment, the Playwright package (its driver only: the system's Chromium is launched by
-# path, no browser is downloaded), then runs scripts/browser/test_page.py.
+# CI check of `cutoff serve` and of the static page in a real browser: installs Debian's
+# Chromium and, in a virtual environment, the Playwright package (its driver only: the
+# system's Chromium is launched by path, no browser is downloaded), then runs
+# scripts/browser/test_page.py, on the server and on the static page (the engine in
+# WebAssembly, from scripts/web/build.sh, served by Python's http.server).
 #
 #   bash scripts/browser/ci.sh [SCREENSHOT_DIR]
 #
 # Prints "SKIP: ..." and exits 0 only when Chromium or Playwright cannot be installed (not
 # root, no apt-get, no network). Environment: CUTOFF (default target/release/cutoff),
-# CHROMIUM (default: chromium on the PATH), VENV (default /tmp/cutoff-browser-venv).
+# CHROMIUM (default: chromium on the PATH), VENV (default /tmp/cutoff-browser-venv), STATIC
+# (the static page's folder, already built; default: built here into target/web).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -47,4 +50,9 @@ if ! "$venv/bin/python" -c "import playwright" 2>/dev/null; then
         { echo "SKIP: pip could not install playwright: $(tail -n 1 /tmp/cutoff-browser-pip.log)"; exit 0; }
 fi
 [[ -x $cutoff ]] || { echo "browser/ci.sh: no cutoff binary at $cutoff" >&2; exit 1; }
-"$venv/bin/python" "$here/test_page.py" "$cutoff" "$chromium" ${shots:+"$shots"}
+static=${STATIC:-}
+if [[ -z $static ]]; then
+    static=$root/target/web
+    bash "$root/scripts/web/build.sh" "$static"
+fi
+"$venv/bin/python" "$here/test_page.py" --static "$static" "$cutoff" "$chromium" ${shots:+"$shots"}

@@ -16,22 +16,40 @@ with alpha-beta evaluates 7 leaves and draws 1.2.3-1.2.5 and 2.2 as pruned; mini
 evaluates all 12; the chance tree with Star1 and Star2 and the three-player tree with max^n
 show their cuts and values. Other boards: a 5x4 position from its link (five columns, the
 scores `CUTOFF analyse ... --board 5x4` gives, the board kept in the link after a move), a
-10x4 position with commas, and a new 6x5 game from the Board field. Exit status 0 when every
-check holds.
+10x4 position with commas, and a new 6x5 game from the Board field.
+
+With `--static DIR` (the folder scripts/web/build.sh writes), the same page from a static
+server (Python's http.server on 127.0.0.1, no API behind it) runs the engine in the browser,
+in WebAssembly: it must find no server and say so, show the empty board's seven scores from
+the book (those the server gives for the same request, nodes 0), the scores of a position
+past the book (those the server gives), play a whole game against the in-browser solver, and
+step through the exercise tree and the other trees as above. Exit status 0 when every check
+holds.
 """
 
+import functools
+import http.server
 import json
 import os
 import re
 import subprocess
 import sys
+import threading
+import time
+import urllib.request
 
 from playwright.sync_api import expect, sync_playwright
 
 
 def main():
-    cutoff, chromium = sys.argv[1], sys.argv[2]
-    shots = sys.argv[3] if len(sys.argv) > 3 else None
+    args = sys.argv[1:]
+    static = None
+    if "--static" in args:
+        i = args.index("--static")
+        static = args[i + 1]
+        del args[i : i + 2]
+    cutoff, chromium = args[0], args[1]
+    shots = args[2] if len(args) > 2 else None
     expected = json.loads(
         subprocess.run(
             [cutoff, "analyse", "connect4", "4453", "--json"],
@@ -89,11 +107,86 @@ def main():
             check_other_boards(page, url, cutoff)
             check_tree(page, url, shots)
             assert not errors, errors
+            if static:
+                check_static(browser, static, url, shots)
             browser.close()
     finally:
         server.terminate()
         server.wait(timeout=10)
     print("ok: the page plays 4453 and shows the seven scores `cutoff analyse` gives")
+    if static:
+        print("ok: the static page, with the engine in WebAssembly, shows the book's seven "
+              "scores and the server's, plays a game to its end and steps through the trees")
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    """Python's static file server, without a log line per request."""
+
+    def log_message(self, *args):
+        pass
+
+
+def server_json(url):
+    """The server's JSON answer at `url`."""
+    with urllib.request.urlopen(url, timeout=60) as r:
+        return json.load(r)
+
+
+def check_static(browser, folder, server_url, shots):
+    """The static page: the engine in the browser, checked against the server's answers."""
+    httpd = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=folder)
+    )
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    try:
+        page = browser.new_page(viewport={"width": 1100, "height": 800})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        # The one answer that may fail: api/health, which finds no server (the browser logs
+        # its 404 as a console error).
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error"
+                and not m.text.startswith("Failed to load resource") else None)
+        page.on("response", lambda r: errors.append(f"{r.status} {r.url}") if r.status >= 400
+                and not r.url.endswith("/api/health") else None)
+        # The empty board: no server answers api/health, so the engine runs here; its seven
+        # scores are the book's, as the server gives them.
+        book = server_json(server_url + "api/analyse?game=connect4")
+        assert book["nodes"] == 0, book
+        started = time.monotonic()
+        page.goto(url + "?game=connect4")
+        page.wait_for_selector("body[data-engine=browser]", timeout=10000)
+        page.wait_for_selector("#scores tbody tr", timeout=30000)
+        seconds = time.monotonic() - started
+        check_scores(page, {m["move"]: m["value"] for m in book["moves"]})
+        expect(page.locator("#progress")).to_contain_text("opening book")
+        print(f"static page: the seven scores from the book {seconds:.2f} s after loading")
+        # Past the book: every move searched here, on one thread, as the server scores them.
+        beyond = "44536734"
+        want = server_json(server_url + f"api/analyse?game=connect4&pos={beyond}")
+        started = time.monotonic()
+        page.goto(url + f"?game=connect4&pos={beyond}")
+        page.wait_for_selector("#scores tbody tr", timeout=120000)
+        seconds = time.monotonic() - started
+        check_scores(page, {m["move"]: m["value"] for m in want["moves"]})
+        expect(page.locator("#progress")).to_contain_text("nodes in")
+        print(f"static page: {beyond} analysed in the browser in {seconds:.1f} s")
+        # A whole game against the in-browser solver.
+        page.goto(url + "?game=connect4")
+        page.wait_for_selector("#scores tbody tr", timeout=30000)
+        page.click('g[data-col="4"]')
+        expect(page.locator("#pos")).to_have_text(re.compile(r"^4[1-7]$"), timeout=15000)
+        play_a_game(page)
+        if shots:
+            page.screenshot(path=os.path.join(shots, "static.png"))
+        # The alpha-beta view, traced in the browser.
+        check_tree(page, url, None)
+        assert page.get_attribute("body", "data-engine") == "browser"
+        assert not errors, errors
+        page.close()
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 def check_other_boards(page, url, cutoff):

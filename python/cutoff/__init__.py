@@ -25,7 +25,7 @@ __all__ = [
     "analyse",
     "cfr",
     "search",
-    "strategy",
+    "CfrResult",
     "__version__",
 ]
 
@@ -89,6 +89,21 @@ class Result:
         return self._text if self._text is not None else repr(self)
 
 
+class CfrResult(Result):
+    """A CFR run's report (:func:`cfr`): the command's fields, and the average strategy as a
+    dict keyed by information set."""
+
+    __slots__ = ()
+
+    @property
+    def average_strategy(self) -> Dict[str, Dict[str, float]]:
+        """Information set → {action: probability}, from the report's ``strategy`` list."""
+        return {
+            s["infoset"]: dict(zip(s["actions"], s["probabilities"]))
+            for s in self._fields["strategy"]
+        }
+
+
 class Interrupted(KeyboardInterrupt):
     """Ctrl-C stopped a search: ``result`` is the report of what it did (for an exact solve,
     ``result.bounds`` the bounds it proved), or None where there is none. A KeyboardInterrupt,
@@ -132,10 +147,11 @@ def _run(
         command, _argv(positional, options), progress, progress_every
     )
     data = None if report is None else _json.loads(report)
+    kind = CfrResult if command == "cfr" else Result
     # `cfr` with several algorithms reports a list, one report each.
     result: Any = (
-        [Result(d) for d in data] if isinstance(data, list)
-        else None if data is None else Result(data, text)
+        [kind(d) for d in data] if isinstance(data, list)
+        else None if data is None else kind(data, text)
     )
     if status == "interrupted":
         raise Interrupted(message or "interrupted", result)
@@ -199,9 +215,10 @@ def cfr(
 
     ``algo``: ``"cfr"``, ``"cfr+"`` (the default, as the command's), ``"lcfr"``, ``"dcfr"``
     or ``"mccfr-es"``, or a list of them to compare (then the result is a list). Give
-    ``iterations`` or ``seconds``. The result has ``strategy`` (the average strategy: one
-    entry per information set, with its actions and probabilities; :meth:`Result` also gives
-    it as a dict with :func:`strategy`), ``exploitability``, ``nash_conv``, ``value`` and
+    ``iterations`` (default 1000) or ``seconds``. The result, a :class:`CfrResult`, has
+    ``strategy`` (the average strategy: one entry per information set, with its actions and
+    probabilities; ``average_strategy`` is the same as a dict keyed by information set),
+    ``exploitability``, ``nash_conv``, ``value`` and
     ``curve`` (the exploitability at each checkpoint, as ``[iterations, exploitability]``).
     ``progress``, if given, is called at each checkpoint with ``iterations`` and
     ``exploitability``.
@@ -218,11 +235,6 @@ def cfr(
     )
 
 
-def strategy(result: Result) -> Dict[str, Dict[str, float]]:
-    """A CFR result's average strategy as a dict: information set → {action: probability}."""
-    return {
-        s["infoset"]: dict(zip(s["actions"], s["probabilities"])) for s in result.strategy
-    }
 
 
 def search(

@@ -71,7 +71,7 @@ def test_cfr_gives_the_command_s_strategy_and_curve(game, algo):
     py = cutoff.cfr(game, algo=algo, iterations=50)
     cmd = command("cfr", game, "--algo", algo, "--iterations", "50")
     same_report(py, cmd)
-    table = cutoff.strategy(py)
+    table = py.average_strategy
     assert len(table) == len(cmd["strategy"])
     for s in cmd["strategy"]:
         assert sum(table[s["infoset"]].values()) == pytest.approx(1.0)

@@ -178,9 +178,9 @@ def solve(
     ``seconds``, ``nodes``, ``bounds`` (the proven window), ``depth``, ``testing``.
     """
     if not isinstance(game, str):
-        if progress is not None:
-            raise Error("progress callbacks are for the built-in games")
-        return search(game, position, **options)
+        return search(
+            game, position, progress=progress, progress_every=progress_every, **options
+        )
     return _run(
         "solve",
         [game] + ([] if position is None else [str(position)]),
@@ -247,6 +247,8 @@ def search(
     nodes: Optional[int] = None,
     time_ms: Optional[int] = None,
     trace: bool = False,
+    progress: Optional[Progress] = None,
+    progress_every: float = 1.0,
 ) -> Result:
     """Searches a game written in Python with the engine.
 
@@ -277,7 +279,7 @@ def search(
     The result has ``value`` (from the root's side to move), ``exact``, ``bounds``,
     ``best_move``, ``pv``, ``nodes``, ``leaves``, ``cutoffs``, ``time_ms``, ``positions``
     (distinct states met) and ``stopped``. An exception raised by a method of the game stops
-    the search and is raised again as it was.
+    the search and is raised again as it was. ``progress`` is called as :func:`solve`'s.
     """
     fields = _cutoff.search(
         game,
@@ -288,6 +290,8 @@ def search(
         nodes=nodes,
         time_ms=time_ms,
         trace=trace,
+        progress=progress,
+        every=progress_every,
     )
     result = Result(fields)
     if fields.pop("interrupted"):

@@ -25,5 +25,7 @@ def search(
     nodes: Optional[int] = None,
     time_ms: Optional[int] = None,
     trace: bool = False,
+    progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
+    every: float = 1.0,
 ) -> Dict[str, Any]:
     """Searches a game written in Python; the fields of cutoff.search's result."""

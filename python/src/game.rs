@@ -9,12 +9,13 @@
 //! for exactly one position (no hash collisions). Moves are interned likewise; the first 255
 //! distinct moves have codes the table stores as best moves.
 
-use crate::{supervise, Error, Failure};
+use crate::{check_every, snapshot, supervise, tell, Error, Failure};
 use cutoff::advanced::{Observer, Searcher};
 use cutoff::game::NO_CODE;
 use cutoff::knowledge::NoKnowledge;
-use cutoff::solver::{Solver, Stop, Verdict};
+use cutoff::solver::{Progress, Snapshot, Solver, Stop, Verdict};
 use cutoff::{Algorithm, Game, MoveBuffer, MoveList, Player, Value, INF};
+use cutoff_cli::progress::{watch, Display, Shows};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::str::FromStr;
@@ -447,10 +448,12 @@ fn bound(v: Value) -> Option<Value> {
 /// with `algo` (`minimax`, `negamax`, `alphabeta`, `alphabeta-hard`, `veb`, `ab`, `pvs`,
 /// `mtdf`, `solve`; `iterative` for iterative deepening with PVS), to `depth` plies if given,
 /// with a table of `tt_mb` MiB, a node or time budget (iterative deepening), and with
-/// `trace` the search's events. Returns a dict: `value`, `exact`, `bounds`, `best_move`, `pv`,
-/// `nodes` and the other counts, `time_ms`, `stopped`, and `trace` if asked.
+/// `trace` the search's events; `progress`, if given, is called every `every` seconds with
+/// the search's figures (not with `trace`). Returns a dict: `value`, `exact`, `bounds`,
+/// `best_move`, `pv`, `nodes` and the other counts, `time_ms`, `stopped`, and `trace` if
+/// asked.
 #[pyfunction]
-#[pyo3(signature = (game, position=None, algo="solve", depth=None, tt_mb=16, nodes=None, time_ms=None, trace=false))]
+#[pyo3(signature = (game, position=None, algo="solve", depth=None, tt_mb=16, nodes=None, time_ms=None, trace=false, progress=None, every=1.0))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn search<'py>(
     py: Python<'py>,
@@ -462,7 +465,10 @@ pub(crate) fn search<'py>(
     nodes: Option<u64>,
     time_ms: Option<u64>,
     trace: bool,
+    progress: Option<Py<PyAny>>,
+    every: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
+    check_every(every)?;
     let iterative = algo == "iterative";
     let algorithm = if iterative {
         Algorithm::Pvs
@@ -480,9 +486,9 @@ pub(crate) fn search<'py>(
             "algo='iterative' needs a depth, a node budget or a time budget",
         ));
     }
-    if trace && (budget || iterative) {
+    if trace && (budget || iterative || progress.is_some()) {
         return Err(Error::new_err(
-            "trace=True records one search: not iterative deepening or a budget",
+            "trace=True records one search: not iterative deepening, a budget or progress",
         ));
     }
     if tt_mb == 0 || tt_mb > 1 << 20 {
@@ -497,6 +503,16 @@ pub(crate) fn search<'py>(
     let tt = cutoff::tt::TranspositionTable::try_new(tt_mb)
         .map_err(|e| Error::new_err(e.to_string()))?;
     let out = PyDict::new(py);
+    let watched = Progress::new(g.range);
+    let on_snapshot = |s: &Snapshot, elapsed: Duration| {
+        if let Some(f) = &progress {
+            tell(f, &g.failure, &stop, |py| snapshot(py, s, elapsed));
+        }
+    };
+    let display = match progress {
+        Some(_) => Display::Call(every, &on_snapshot),
+        None => Display::Off,
+    };
     let (result, signal) = supervise(py, &stop, || {
         if trace {
             let mut s = Searcher::with_observer(&g, root, depth, Recorder::default());
@@ -523,13 +539,18 @@ pub(crate) fn search<'py>(
                 .threads(1)
                 .table(&tt)
                 .stop_flag(&stop)
+                .progress(&watched)
                 .nodes(nodes)
                 .time(time_ms.map(Duration::from_millis));
             if iterative && !budget {
                 // Iterative deepening to a depth: a node budget no search reaches.
                 solver = solver.nodes(Some(u64::MAX)).depth(depth);
             }
-            Outcome::Solved(solver.run())
+            let shows = Shows {
+                window: algorithm == Algorithm::Solve && !budget,
+                depth: budget || iterative,
+            };
+            Outcome::Solved(watch(&watched, display, shows, || solver.run()))
         }
     });
     if let Some(e) = g.failure.take() {

@@ -16,6 +16,7 @@
 mod game;
 
 use clap::Parser;
+use cutoff::solver::Snapshot;
 use cutoff_cli::cmd::{self, CliError, Control, Outcome};
 use cutoff_cli::progress::Display;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -98,6 +99,46 @@ impl Failure {
     }
 }
 
+/// `every`, if it is a number of seconds between progress calls.
+pub(crate) fn check_every(every: f64) -> PyResult<()> {
+    if !(every.is_finite() && every > 0.0) {
+        return Err(Error::new_err(format!(
+            "progress_every must be a positive number of seconds, not {every}"
+        )));
+    }
+    Ok(())
+}
+
+/// Calls the progress callback `f` with the dict `d` makes (in a watcher thread, taking the
+/// GIL); its exception is kept in `failure` and stops the search.
+pub(crate) fn tell<'py>(
+    f: &Py<PyAny>,
+    failure: &Failure,
+    stop: &AtomicBool,
+    d: impl for<'a> FnOnce(Python<'a>) -> PyResult<Bound<'a, PyDict>>,
+) {
+    Python::attach(|py| {
+        if let Err(e) = d(py).and_then(|d| f.call1(py, (d,))) {
+            failure.keep(e, stop);
+        }
+    });
+}
+
+/// A search's progress as the callback's dict.
+pub(crate) fn snapshot<'py>(
+    py: Python<'py>,
+    s: &Snapshot,
+    elapsed: Duration,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("seconds", elapsed.as_secs_f64())?;
+    d.set_item("nodes", s.nodes)?;
+    d.set_item("bounds", (s.lo, s.hi))?;
+    d.set_item("depth", s.depth)?;
+    d.set_item("testing", s.testing)?;
+    Ok(d)
+}
+
 /// `solve`'s arguments as the command parses them.
 #[derive(Parser)]
 #[command(name = "solve", no_binary_name = true)]
@@ -147,40 +188,23 @@ fn run(
     progress: Option<Py<PyAny>>,
     every: f64,
 ) -> PyResult<Reply> {
-    if !(every.is_finite() && every > 0.0) {
-        return Err(PyValueError::new_err(format!(
-            "progress_every must be a positive number of seconds, not {every}"
-        )));
-    }
+    check_every(every)?;
     let stop = AtomicBool::new(false);
     let failure = Failure::default();
-    let call = |d: &dyn Fn(Python<'_>) -> PyResult<Bound<'_, PyDict>>| {
+    let on_snapshot = |s: &Snapshot, elapsed: Duration| {
         if let Some(f) = &progress {
-            Python::attach(|py| {
-                if let Err(e) = d(py).and_then(|d| f.call1(py, (d,))) {
-                    failure.keep(e, &stop);
-                }
-            });
+            tell(f, &failure, &stop, |py| snapshot(py, s, elapsed));
         }
     };
-    let on_snapshot = |s: &cutoff::solver::Snapshot, elapsed: Duration| {
-        call(&|py| {
-            let d = PyDict::new(py);
-            d.set_item("seconds", elapsed.as_secs_f64())?;
-            d.set_item("nodes", s.nodes)?;
-            d.set_item("bounds", (s.lo, s.hi))?;
-            d.set_item("depth", s.depth)?;
-            d.set_item("testing", s.testing)?;
-            Ok(d)
-        })
-    };
     let on_point = |iterations: u64, exploitability: f64| {
-        call(&|py| {
-            let d = PyDict::new(py);
-            d.set_item("iterations", iterations)?;
-            d.set_item("exploitability", exploitability)?;
-            Ok(d)
-        })
+        if let Some(f) = &progress {
+            tell(f, &failure, &stop, |py| {
+                let d = PyDict::new(py);
+                d.set_item("iterations", iterations)?;
+                d.set_item("exploitability", exploitability)?;
+                Ok(d)
+            });
+        }
     };
     let control = Control {
         stop: &stop,

@@ -203,3 +203,16 @@ def test_a_game_whose_side_moves_twice_is_refused():
 
     with pytest.raises(cutoff.Error, match="alternate"):
         cutoff.search(Twice(5))
+
+
+def test_progress_is_called_during_a_long_python_game_search():
+    class Full(RandomTree):
+        def moves(self, s):
+            return [0, 1, 2]
+
+    seen = []
+    r = cutoff.search(Full(3, depth=9, branching=3), progress=seen.append, progress_every=0.005)
+    assert seen and r.exact
+    assert all(p["nodes"] <= r.nodes for p in seen)
+    lo, hi = seen[-1]["bounds"]
+    assert lo <= r.value <= hi

@@ -7,7 +7,7 @@
 #
 # One target, wasm32-unknown-unknown, built --locked from Cargo.lock; the wasm-bindgen command
 # is the version Cargo.lock holds for the wasm-bindgen crate (the two must match), installed
-# from crates.io with `cargo install` if missing (about 4 minutes on two cores). Environment:
+# from crates.io with `cargo install` if missing (under 2 minutes on two cores). Environment:
 # CARGO_TARGET_DIR (default target/), WASM_BINDGEN (a wasm-bindgen command to use).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -27,10 +27,11 @@ version=$(awk '$0 == "name = \"wasm-bindgen\"" { getline; gsub(/version = |"/, "
 bindgen=${WASM_BINDGEN:-$(command -v wasm-bindgen || true)}
 if [[ -z $bindgen || $("$bindgen" --version 2>/dev/null) != "wasm-bindgen $version" ]]; then
     echo "web/build.sh: installing wasm-bindgen-cli $version"
-    # --locked: the command's own dependencies as its release fixed them; should a registry
-    # lack one of those, the newest that its manifest allows.
-    cargo install wasm-bindgen-cli --version "=$version" --locked ||
-        cargo install wasm-bindgen-cli --version "=$version"
+    # The wasm-bindgen command alone, without TLS (for the test runner's downloads, unused
+    # here): 1.7 minutes where the default features take 4. --locked: its dependencies as its
+    # release fixed them; should the registry lack one of those, the newest its manifest allows.
+    opts=(--version "=$version" --no-default-features --bin wasm-bindgen)
+    cargo install wasm-bindgen-cli "${opts[@]}" --locked || cargo install wasm-bindgen-cli "${opts[@]}"
     bindgen=${CARGO_HOME:-$HOME/.cargo}/bin/wasm-bindgen
 fi
 

@@ -2,13 +2,13 @@
 //! guide docs/guide/python.md).
 //!
 //! Two entry points, both thin:
-//! - [`run`]: the command's `solve`, `analyse` and `cfr`, with arguments parsed by the
+//! - `run`: the command's `solve`, `analyse` and `cfr`, with arguments parsed by the
 //!   command's own parser and the report it prints as `--json`;
-//! - [`search`] (python/src/game.rs): the engine's two-player searches on a game written in
+//! - `search` (python/src/game.rs): the engine's two-player searches on a game written in
 //!   Python.
 //!
 //! Every search runs on a thread of its own while the calling thread waits without the GIL
-//! ([`supervise`]): other Python threads go on, Ctrl-C (KeyboardInterrupt) raises the
+//! (`supervise`): other Python threads go on, Ctrl-C (KeyboardInterrupt) raises the
 //! search's stop flag, and a progress callback is called from the watcher thread.
 
 #![deny(missing_docs)]

@@ -44,7 +44,8 @@ def same_report(py, cmd):
         (["connect4", "4453", "--threads", "1"], {"threads": 1}),
         (["tictactoe", "--algo", "alphabeta"], {"algo": "alphabeta"}),
         (["connect4", "--board", "5x4"], {"board": "5x4"}),
-        (["connect4", "444", "--time-ms", "100000", "--threads", "1"], {"time_ms": 100000, "threads": 1}),
+        # A node budget: iterative deepening, stopped at the same node on one thread.
+        (["connect4", "444", "--nodes", "300000", "--threads", "1"], {"nodes": 300000, "threads": 1}),
         (["pig", "--win-score", "8", "--horizon", "10"], {"win_score": 8, "horizon": 10}),
         (["connect4", "4453", "--weak", "--threads", "1"], {"weak": True, "threads": 1}),
     ],

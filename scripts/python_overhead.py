@@ -67,7 +67,6 @@ def main():
             start = time.perf_counter()
             p = cutoff.search(TicTacToe(), algo=algo)
             py_t.append((time.perf_counter() - start) * 1e3)
-            r = cutoff.search  # noqa: F841 (keeps the loop symmetrical to read)
             rr = cutoff.solve("tictactoe", algo=algo, threads=1, tt_mb=16)
             rust_t.append(rr.time_ms)
         m = statistics.median

@@ -3,16 +3,13 @@
 //! ([`Engine`]), and the report of every move's exact value ([`report`]).
 
 use crate::position::Describe;
+use cutoff::clock::Instant;
 use cutoff::solver::{Analysis, Solver, Threads, Verdict};
 use cutoff::solver::{MoveProgress, Progress};
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Value};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-use std::time::Instant;
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-use web_time::Instant;
 
 /// The cores this process may use (1 if the system does not say).
 pub fn cores() -> usize {

@@ -57,6 +57,7 @@
 pub mod advanced;
 pub(crate) mod arena;
 pub mod cfr;
+pub mod clock;
 pub mod game;
 pub mod games;
 pub mod knowledge;

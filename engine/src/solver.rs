@@ -22,6 +22,7 @@ use crate::parallel::{parallel_iterative_deepening, parallel_search, ParallelRes
 use crate::search::{iterative_deepening, Algorithm, Limits, Searcher, Stats};
 
 // The settings and progress types of the solver's builder, at home beside it.
+use crate::clock::Instant;
 pub use crate::parallel::{Mode, ParallelConfig};
 pub use crate::search::{MoveProgress, Progress, Snapshot};
 use crate::tt::file::Keep;
@@ -29,11 +30,6 @@ use crate::tt::{TableError, TranspositionTable, TtStats};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-use std::time::Instant;
-// `std::time::Instant::now()` panics on wasm32-unknown-unknown: the browser's clock there.
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-use web_time::Instant;
 
 /// Nodes a [`Threads::Auto`] search runs on one thread before it goes parallel: about 2.5 ms
 /// of Connect Four solving, many times the cost of starting the parallel search (tens of

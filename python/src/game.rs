@@ -513,7 +513,7 @@ pub(crate) fn search<'py>(
         Some(_) => Display::Call(every, &on_snapshot),
         None => Display::Off,
     };
-    let (result, signal) = supervise(py, &stop, || {
+    let (found, signal) = supervise(py, &stop, || {
         if trace {
             let mut s = Searcher::with_observer(&g, root, depth, Recorder::default());
             if algorithm.uses_table() {
@@ -522,15 +522,19 @@ pub(crate) fn search<'py>(
             let start = std::time::Instant::now();
             let (value, best) = s.run(algorithm);
             let elapsed = start.elapsed();
-            Traced {
-                value,
+            let to_the_end = depth.is_none_or(|d| d >= g.max_plies(&root));
+            Ok(Found {
+                verdict: match depth {
+                    Some(d) if !to_the_end => Verdict::DepthLimited { value, depth: d },
+                    _ => Verdict::Exact(value),
+                },
                 best,
                 pv: s.pv().to_vec(),
                 stats: s.stats(),
                 elapsed,
-                recorder: s.into_observer(),
-            }
-            .into()
+                stopped: None,
+                trace: Some(s.into_observer()),
+            })
         } else {
             let mut solver = Solver::new(&g)
                 .position(root)
@@ -550,114 +554,99 @@ pub(crate) fn search<'py>(
                 window: algorithm == Algorithm::Solve && !budget,
                 depth: budget || iterative,
             };
-            Outcome::Solved(watch(&watched, display, shows, || solver.run()))
+            watch(&watched, display, shows, || solver.run()).map(|r| Found {
+                verdict: r.verdict,
+                best: r.best_move,
+                pv: r.pv,
+                stats: r.stats,
+                elapsed: r.elapsed,
+                stopped: r.stopped,
+                trace: None,
+            })
         }
     });
     if let Some(e) = g.failure.take() {
         return Err(e);
     }
-    let py_move = |m: u32| g.move_object(py, m);
-    match result {
-        Outcome::Solved(r) => {
-            let r = r.map_err(|e| Error::new_err(e.to_string()))?;
-            let (value, exact, bounds) = match r.verdict {
-                Verdict::Exact(v) => (Some(v), true, (v, v)),
-                Verdict::DepthLimited { value, .. } => (Some(value), false, (value, value)),
-                Verdict::Bounds { lo, hi } => (None, false, (lo, hi)),
+    let mut found = found.map_err(|e| Error::new_err(e.to_string()))?;
+    if signal.is_some() {
+        found.stopped = Some(Stop::Interrupted);
+        if !polls {
+            // The search ended on made-up leaves: it proved nothing.
+            found.verdict = Verdict::Bounds {
+                lo: g.range.0,
+                hi: g.range.1,
             };
-            out.set_item("value", value)?;
-            out.set_item("exact", exact)?;
-            out.set_item("bounds", bounds)?;
-            out.set_item("best_move", r.best_move.map(py_move))?;
-            let pv: Vec<Py<PyAny>> = r.pv.iter().map(|&m| py_move(m)).collect();
-            out.set_item("pv", PyList::new(py, pv)?)?;
-            stats(&out, &r.stats)?;
-            out.set_item("time_ms", r.elapsed.as_secs_f64() * 1e3)?;
-            out.set_item(
-                "stopped",
-                r.stopped.map(|s| match s {
-                    Stop::Interrupted => "interrupted",
-                    Stop::Budget => "budget",
-                }),
-            )?;
+            found.best = None;
+            found.pv.clear();
         }
-        Outcome::Traced(t) => {
-            out.set_item("value", t.value)?;
-            out.set_item("exact", depth.is_none_or(|d| d >= g.max_plies(&root)))?;
-            out.set_item("bounds", (t.value, t.value))?;
-            out.set_item("best_move", t.best.map(py_move))?;
-            let pv: Vec<Py<PyAny>> = t.pv.iter().map(|&m| py_move(m)).collect();
-            out.set_item("pv", PyList::new(py, pv)?)?;
-            stats(&out, &t.stats)?;
-            out.set_item("time_ms", t.elapsed.as_secs_f64() * 1e3)?;
-            out.set_item("stopped", stop.load(Relaxed).then_some("interrupted"))?;
-            let events = PyList::empty(py);
-            for e in &t.recorder.events {
-                let item = match *e {
-                    Event::Entered(ply, pos, a, b) => (
-                        "entered",
-                        ply,
-                        g.state(py, pos),
-                        (bound(a), bound(b)).into_pyobject(py)?.into_any(),
-                    ),
-                    Event::Settled(ply, pos, v) => (
-                        "settled",
-                        ply,
-                        g.state(py, pos),
-                        v.into_pyobject(py)?.into_any(),
-                    ),
-                    Event::Pruned(ply, parent, m, b) => (
-                        "pruned",
-                        ply,
-                        g.state(py, parent),
-                        (py_move(m), b).into_pyobject(py)?.into_any(),
-                    ),
-                };
-                events.append(item)?;
-            }
-            out.set_item("trace", events)?;
-            out.set_item("trace_cut", t.recorder.cut)?;
+    }
+    let py_move = |m: u32| g.move_object(py, m);
+    let (value, exact, bounds) = match found.verdict {
+        Verdict::Exact(v) => (Some(v), true, (v, v)),
+        Verdict::DepthLimited { value, .. } => (Some(value), false, (value, value)),
+        Verdict::Bounds { lo, hi } => (None, false, (lo, hi)),
+    };
+    out.set_item("value", value)?;
+    out.set_item("exact", exact)?;
+    out.set_item("bounds", bounds)?;
+    out.set_item("best_move", found.best.map(py_move))?;
+    let pv: Vec<Py<PyAny>> = found.pv.iter().map(|&m| py_move(m)).collect();
+    out.set_item("pv", PyList::new(py, pv)?)?;
+    stats(&out, &found.stats)?;
+    out.set_item("time_ms", found.elapsed.as_secs_f64() * 1e3)?;
+    out.set_item(
+        "stopped",
+        found.stopped.map(|s| match s {
+            Stop::Interrupted => "interrupted",
+            Stop::Budget => "budget",
+        }),
+    )?;
+    if let Some(t) = &found.trace {
+        let events = PyList::empty(py);
+        for e in &t.events {
+            let item = match *e {
+                Event::Entered(ply, pos, a, b) => (
+                    "entered",
+                    ply,
+                    g.state(py, pos),
+                    (bound(a), bound(b)).into_pyobject(py)?.into_any(),
+                ),
+                Event::Settled(ply, pos, v) => (
+                    "settled",
+                    ply,
+                    g.state(py, pos),
+                    v.into_pyobject(py)?.into_any(),
+                ),
+                Event::Pruned(ply, parent, m, b) => (
+                    "pruned",
+                    ply,
+                    g.state(py, parent),
+                    (py_move(m), b).into_pyobject(py)?.into_any(),
+                ),
+            };
+            events.append(item)?;
         }
+        out.set_item("trace", events)?;
+        out.set_item("trace_cut", t.cut)?;
     }
     out.set_item("algo", algo)?;
     out.set_item("positions", g.interned.lock().map_or(0, |i| i.nodes.len()))?;
     // Ctrl-C: the caller (python/cutoff/__init__.py) raises `cutoff.Interrupted` with this
     // result, which holds what the search proved.
     out.set_item("interrupted", signal.is_some())?;
-    if signal.is_some() {
-        out.set_item("stopped", "interrupted")?;
-        if !polls {
-            // The search ended on made-up leaves: it proved nothing.
-            out.set_item("value", py.None())?;
-            out.set_item("exact", false)?;
-            out.set_item("bounds", g.range)?;
-            out.set_item("best_move", py.None())?;
-            out.set_item("pv", PyList::empty(py))?;
-        }
-    }
     Ok(out)
 }
 
-/// A traced search's result.
-struct Traced {
-    value: Value,
+/// What a search found: the [`Solver`]'s report, or a traced [`Searcher`]'s, with its trace.
+struct Found {
+    verdict: Verdict,
     best: Option<u32>,
     pv: Vec<u32>,
     stats: cutoff::Stats,
     elapsed: Duration,
-    recorder: Recorder,
-}
-
-/// What a search gave: the [`Solver`]'s report, or a traced [`Searcher`]'s.
-enum Outcome {
-    Solved(Result<cutoff::solver::Report<u32>, cutoff::solver::SolveError>),
-    Traced(Box<Traced>),
-}
-
-impl From<Traced> for Outcome {
-    fn from(t: Traced) -> Self {
-        Outcome::Traced(Box::new(t))
-    }
+    stopped: Option<Stop>,
+    trace: Option<Recorder>,
 }
 
 /// The search's counts, as the command's JSON names them.

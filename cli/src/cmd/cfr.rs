@@ -360,7 +360,7 @@ pub fn compute(args: &Args, control: Control<'_>) -> Result<Outcome, CliError> {
     }
     .map_err(CliError::Json)?;
     let text: Vec<String> = runs.iter().map(|r| text(&tree, r) + "\n").collect();
-    let stopped = control.stop.load(std::sync::atomic::Ordering::Relaxed);
+    let stopped = control.stopped();
     Ok(Outcome {
         text: text.join("\n"),
         json,
@@ -795,7 +795,7 @@ fn solve(
         };
         let step = step.div_ceil(granule).saturating_mul(granule);
         while solver.iterations() < target {
-            if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            if control.stopped() {
                 break;
             }
             if let Budget::Seconds(limit) = budget {
@@ -850,7 +850,7 @@ fn solve(
                 break;
             }
         }
-        if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+        if control.stopped() {
             break;
         }
     }

@@ -154,6 +154,13 @@ pub struct Control<'a> {
     pub checkpoint: Option<&'a (dyn Fn(u64, f64) + Sync)>,
 }
 
+impl Control<'_> {
+    /// True once the stop flag is raised.
+    pub fn stopped(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
 impl Control<'static> {
     /// The command's control: the flag Ctrl-C and SIGTERM raise ([`crate::interrupt`]), and
     /// progress on standard error as `--quiet` and `--progress-every` ask.

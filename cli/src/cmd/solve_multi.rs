@@ -199,7 +199,7 @@ fn solve<G: MultiGame>(
             .run()
     })?;
     let time_ms = start.elapsed().as_secs_f64() * 1e3;
-    let interrupted = control.stop.load(std::sync::atomic::Ordering::Relaxed);
+    let interrupted = control.stopped();
     // Stopped before one iteration finished, the search knows nothing of the value.
     let known = r.exact || r.depth > 0;
     let rep = MultiReport {

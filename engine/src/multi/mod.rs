@@ -29,16 +29,12 @@ pub use game::{
 pub use solver::MultiSolver;
 pub use table::BoundsTable;
 
+use crate::clock::Instant;
 use crate::game::MoveBuffer;
 use serde::Serialize;
 use std::fmt;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-use std::time::Instant;
-// `std::time::Instant::now()` panics on wasm32-unknown-unknown: the browser's clock there.
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-use web_time::Instant;
 
 /// The searches of this model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -18,17 +18,13 @@ pub use iterative::{iterative_deepening, Deepening, Iteration};
 pub use progress::{MoveProgress, Progress, Snapshot};
 
 use crate::arena::Arena;
+use crate::clock::Instant;
 use crate::game::{Game, MoveBuffer, Value};
 use crate::knowledge::Knowledge;
 use crate::ordering::{MoveOrdering, OrderingConfig};
 use crate::tt::{TranspositionTable, TtStats};
 use serde::Serialize;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
-use std::time::Instant;
-// `std::time::Instant::now()` panics on wasm32-unknown-unknown: the browser's clock there.
-#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
-use web_time::Instant;
 
 /// What a search counted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]

@@ -58,6 +58,7 @@ pub mod advanced;
 pub(crate) mod arena;
 pub mod cfr;
 pub mod clock;
+pub mod files;
 pub mod game;
 pub mod games;
 pub mod knowledge;

@@ -23,9 +23,10 @@
 //! are dropped and counted ([`Recorder::finish`]), which costs only a later re-search.
 
 use super::{Bound, Entry, TranspositionTable, TtStats};
+use crate::files::{FileError, Lines};
 use crossbeam::channel::{bounded, Receiver, Sender, TrySendError};
-use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, BufWriter, Write};
+use std::fs::File;
+use std::io::{BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::thread::JoinHandle;
@@ -37,12 +38,21 @@ const MAGIC: &str = "cutoff table file 1";
 /// two of the writer's wake-ups.
 const QUEUE: usize = 1 << 16;
 
+/// The longest line a table file holds: an entry takes under 60 bytes, the first line the
+/// format and the game's name; a longer line is damage (or not a table file at all), refused
+/// before it is read whole.
+const MAX_LINE: usize = 1024;
+
 /// The default threshold: entries whose subtree took at least this many nodes are kept.
 pub const DEFAULT_MIN_NODES: u64 = 1_000_000;
 
 /// Why a table file could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum TableFileError {
+    /// The file is not one that can be read or written: not a regular file, a line too
+    /// long, not UTF-8 (see [`crate::files`]).
+    #[error("table file: {0}")]
+    File(#[from] FileError),
     /// The file could not be read, created or written.
     #[error("table file {path}: {source}")]
     Io {
@@ -147,29 +157,23 @@ fn header(game: &str) -> String {
 /// was written for `game` (an identity such as `connect4 8x6/4`, which names the rules the
 /// keys depend on). A missing or empty file loads nothing: the first run of a series.
 pub fn load(path: &Path, game: &str, tt: &TranspositionTable) -> Result<Loaded, TableFileError> {
-    let io = |source| TableFileError::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let file = match File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::default()),
-        Err(e) => return Err(io(e)),
+    let Some(lines) = open_lines(path)? else {
+        return Ok(Loaded::default());
     };
     let damaged = |line: usize, what: String| TableFileError::Damaged {
         path: path.to_path_buf(),
         line,
         what,
     };
-    let mut lines = BufReader::new(file).lines().enumerate().peekable();
+    let mut lines = lines.enumerate().peekable();
     let Some((_, first)) = lines.next() else {
         return Ok(Loaded::default());
     };
-    check_header(path, &first.map_err(io)?, game)?;
+    check_header(path, &first?, game)?;
     let mut out = Loaded::default();
     let mut stats = TtStats::default();
     while let Some((i, line)) = lines.next() {
-        let line = line.map_err(io)?;
+        let line = line?;
         match parse_line(&line) {
             Some((key, entry)) => {
                 tt.store(key, entry, &mut stats);
@@ -183,6 +187,19 @@ pub fn load(path: &Path, game: &str, tt: &TranspositionTable) -> Result<Loaded, 
     Ok(out)
 }
 
+/// The lines of the table file at `path` (a regular file, each line at most [`MAX_LINE`]
+/// bytes, a byte-order mark accepted; see [`crate::files::Lines`]); `None` if there is no
+/// file yet.
+fn open_lines(path: &Path) -> Result<Option<Lines<BufReader<File>>>, TableFileError> {
+    match Lines::open(path, MAX_LINE) {
+        Ok(lines) => Ok(Some(lines)),
+        Err(FileError::Read { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Merges the table files `inputs`, all for `game`, into one file at `out`, written whole
 /// beside it and renamed into place, so that a reader never sees half of it: one entry per
 /// key, the one with the most work behind it (an exact one among equals). A missing input
@@ -191,22 +208,16 @@ pub fn load(path: &Path, game: &str, tt: &TranspositionTable) -> Result<Loaded, 
 pub fn merge(inputs: &[PathBuf], game: &str, out: &Path) -> Result<u64, TableFileError> {
     let mut best: std::collections::HashMap<u64, Entry> = std::collections::HashMap::new();
     for path in inputs {
-        let io = |source| TableFileError::Io {
-            path: path.to_path_buf(),
-            source,
+        let Some(lines) = open_lines(path)? else {
+            continue;
         };
-        let file = match File::open(path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => return Err(io(e)),
-        };
-        let mut lines = BufReader::new(file).lines().enumerate().peekable();
+        let mut lines = lines.enumerate().peekable();
         let Some((_, first)) = lines.next() else {
             continue;
         };
-        check_header(path, &first.map_err(io)?, game)?;
+        check_header(path, &first?, game)?;
         while let Some((i, line)) = lines.next() {
-            let line = line.map_err(io)?;
+            let line = line?;
             match parse_line(&line) {
                 Some((key, e)) => {
                     let rank = |e: &Entry| (e.work, e.depth, e.bound == Bound::Exact);
@@ -226,30 +237,14 @@ pub fn merge(inputs: &[PathBuf], game: &str, out: &Path) -> Result<u64, TableFil
             }
         }
     }
-    let name = out.file_name().map(|n| n.to_string_lossy().into_owned());
-    let tmp = out.with_file_name(format!(
-        ".{}.tmp.{}",
-        name.unwrap_or_default(),
-        std::process::id()
-    ));
-    let write = || -> std::io::Result<()> {
-        let mut w = BufWriter::new(File::create(&tmp)?);
+    crate::files::write_atomic_with(out, |w| {
         writeln!(w, "{}", header(game))?;
         let mut keys: Vec<&u64> = best.keys().collect();
         keys.sort_unstable();
         for key in keys {
             writeln!(w, "{}", format_line(*key, &best[key]))?;
         }
-        w.flush()?;
-        w.get_ref().sync_all()?;
-        std::fs::rename(&tmp, out)
-    };
-    write().map_err(|source| {
-        let _ = std::fs::remove_file(&tmp);
-        TableFileError::Io {
-            path: out.to_path_buf(),
-            source,
-        }
+        Ok(())
     })?;
     Ok(best.len() as u64)
 }
@@ -319,18 +314,15 @@ pub struct Recorder {
 
 impl Recorder {
     /// Opens `path` for appending (creating it with its first line for `game` if it is new or
-    /// empty) and starts the writer. Entries of subtrees of at least `min_nodes` nodes are
+    /// empty; a link followed, anything but a regular file refused, see
+    /// [`crate::files::open_append`]) and starts the writer. Entries of subtrees of at least `min_nodes` nodes are
     /// kept. Call [`load`] first: a file for another game is refused there.
     pub fn start(path: &Path, game: &str, min_nodes: u64) -> Result<Recorder, TableFileError> {
         let io = |source| TableFileError::Io {
             path: path.to_path_buf(),
             source,
         };
-        let file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(io)?;
+        let file = crate::files::open_append(path)?;
         let mut out = BufWriter::new(file);
         if out.get_ref().metadata().map_err(io)?.len() == 0 {
             writeln!(out, "{}", header(game)).map_err(io)?;
@@ -500,6 +492,50 @@ mod tests {
         assert!(e.contains("line 1: not a table file"), "{e}");
         std::fs::remove_file(&path).ok();
     }
+    /// A table file is read only if it is a regular file, a line at a time with a bound on
+    /// its length: a FIFO is refused at once (it used to block for ever), an endless stream
+    /// is refused (it used to be read as one line until memory ran out), and a file that
+    /// starts with a byte-order mark is read (it used to be refused).
+    #[cfg(unix)]
+    #[test]
+    #[cfg_attr(miri, ignore)]
+    fn table_files_never_hang_and_accept_a_byte_order_mark() {
+        let tt = TranspositionTable::new(1);
+        let fifo = temp("fifo");
+        std::fs::remove_file(&fifo).ok();
+        let c = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).unwrap();
+        // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        let e = load(&fifo, "g 1", &tt).unwrap_err().to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        let e = Recorder::start(&fifo, "g 1", 1).unwrap_err().to_string();
+        assert!(e.contains("it is a FIFO"), "{e}");
+        let e = merge(std::slice::from_ref(&fifo), "g 1", &temp("fifo-out"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("not a regular file"), "{e}");
+        let e = merge(&[], "g 1", &fifo).unwrap_err().to_string();
+        assert!(e.contains("it is a FIFO"), "{e}");
+        std::fs::remove_file(&fifo).unwrap();
+        for dev in ["/dev/zero", "/dev/urandom"] {
+            let e = load(Path::new(dev), "g 1", &tt).unwrap_err().to_string();
+            assert!(e.contains("not a regular file"), "{dev}: {e}");
+        }
+        // A header line without end: refused after MAX_LINE bytes.
+        let long = temp("long");
+        std::fs::write(&long, vec![b'x'; 10 << 20]).unwrap();
+        let e = load(&long, "g 1", &tt).unwrap_err().to_string();
+        assert!(e.contains("line 1 is longer than 1024 bytes"), "{e}");
+        let bom = temp("bom");
+        let line = format_line(42, &entry(5, Bound::Exact));
+        std::fs::write(&bom, format!("\u{feff}{}\r\n{line}\r\n", header("g 1"))).unwrap();
+        let got = load(&bom, "g 1", &tt).unwrap();
+        assert_eq!(got.entries, 1);
+        for p in [long, bom] {
+            std::fs::remove_file(p).ok();
+        }
+    }
+
     #[test]
     #[cfg_attr(miri, ignore)]
     fn merged_files_keep_the_most_worked_entry_of_each_key() {

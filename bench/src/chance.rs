@@ -544,6 +544,16 @@ const PANEL: (u32, u32) = (420, 330);
 /// scale, with the whole tree dashed) above the share saved against depth (with Ballard's
 /// figures as dotted levels).
 pub fn write_chance_svg(sweep: &ChanceSweep, path: &str) -> Result<(), String> {
+    // Drawn in memory, then written through the one write path (`cutoff::files`): plotters'
+    // own file backend would write through a FIFO or over a device.
+    let mut svg = String::new();
+    draw_chance_svg(&mut svg, sweep, path)?;
+    cutoff::files::write_atomic(std::path::Path::new(path), svg.as_bytes())
+        .map_err(|e| e.to_string())
+}
+
+/// The figure of [`write_chance_svg`], as SVG text into `svg`; `path` names it in errors.
+fn draw_chance_svg(svg: &mut String, sweep: &ChanceSweep, path: &str) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("cannot draw '{path}': {e}");
     if sweep.depths.is_empty() {
         return Err(format!(
@@ -555,7 +565,7 @@ pub fn write_chance_svg(sweep: &ChanceSweep, path: &str) -> Result<(), String> {
     let (b, c) = sweep.config.figure_shape;
     let header_h = 36 + 18 * 2 + 8;
     let size = (PANEL.0 * 3, header_h + PANEL.1 * 2);
-    let root = SVGBackend::new(path, size).into_drawing_area();
+    let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (header, body) = root.split_vertically(header_h);
     header

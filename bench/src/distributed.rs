@@ -32,7 +32,7 @@ pub struct Summary {
 
 /// Reads a run's `summary.json`.
 pub fn load(path: &str) -> Result<Summary, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let text = cutoff::files::read_file(path).map_err(|e| e.to_string())?;
     serde_json::from_str(&text).map_err(|e| format!("{path} is not a distribute summary: {e}"))
 }
 

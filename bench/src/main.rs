@@ -311,7 +311,7 @@ fn sweep_cmd(a: &SweepArgs) -> Result<ExitCode, String> {
             "games": games,
         });
         let text = serde_json::to_string_pretty(&doc).map_err(|e| format!("cannot encode: {e}"))?;
-        std::fs::write(path, text + "\n").map_err(|e| format!("cannot write '{path}': {e}"))?;
+        write_file(path, (text + "\n").as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -347,13 +347,13 @@ fn chance_cmd(a: &ChanceArgs) -> Result<ExitCode, String> {
         start.elapsed().as_secs_f64()
     ));
     if let Some(path) = &a.md {
-        std::fs::write(path, &report).map_err(|e| format!("cannot write '{path}': {e}"))?;
+        write_file(path, report.as_bytes())?;
     }
     if let Some(path) = &a.svg {
         write_chance_svg(&sweep, path)?;
     }
     if let Some(path) = &a.json {
-        std::fs::write(path, sweep.json()?).map_err(|e| format!("cannot write '{path}': {e}"))?;
+        write_file(path, sweep.json()?.as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -361,17 +361,15 @@ fn chance_cmd(a: &ChanceArgs) -> Result<ExitCode, String> {
 fn run_cmd(a: &RunArgs) -> Result<ExitCode, String> {
     let items = suite(&a.suite)?;
     // Fail on an unwritable output before spending minutes on the run.
-    std::fs::write(&a.json, "").map_err(|e| format!("cannot write '{}': {e}", a.json))?;
+    cutoff::files::check_writable(std::path::Path::new(&a.json)).map_err(|e| e.to_string())?;
     let start = Instant::now();
     let progress = progress_line(Some((items.len() * a.repeats) as u64));
     let run = run_suite(&a.suite, &items, a.repeats, &mut |name, ms| {
         progress.set_message(format!("{name} {ms:.1} ms"));
         progress.inc(1);
     });
-    let mut run = run.inspect_err(|_| {
-        // Leave no empty file that a later compare would trip on.
-        let _ = std::fs::remove_file(&a.json);
-    })?;
+    // The output was only checked, not created: a failed run leaves an old file as it was.
+    let mut run = run?;
     progress.finish_and_clear();
     run.notes = a.notes.clone();
     run.save(&a.json)?;
@@ -517,4 +515,10 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Writes `bytes` to `path` through the engine's one write path (`cutoff::files`): atomic,
+/// and never over a FIFO, a device or a folder.
+fn write_file(path: &str, bytes: &[u8]) -> Result<(), String> {
+    cutoff::files::write_atomic(std::path::Path::new(path), bytes).map_err(|e| e.to_string())
 }

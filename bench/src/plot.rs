@@ -90,6 +90,16 @@ impl std::str::FromStr for Count {
 
 /// Writes the figure of `sweep` as SVG to `path`, plotting `count`.
 pub fn write_svg(sweep: &Sweep, count: Count, path: &str) -> Result<(), String> {
+    // Drawn in memory, then written through the one write path (`cutoff::files`): plotters'
+    // own file backend would write through a FIFO or over a device.
+    let mut svg = String::new();
+    draw_svg(&mut svg, sweep, count, path)?;
+    cutoff::files::write_atomic(std::path::Path::new(path), svg.as_bytes())
+        .map_err(|e| e.to_string())
+}
+
+/// The figure of [`write_svg`], as SVG text into `svg`; `path` names it in errors.
+fn draw_svg(svg: &mut String, sweep: &Sweep, count: Count, path: &str) -> Result<(), String> {
     let unit = match count {
         Count::Leaves => "leaves",
         Count::Nodes => "nodes",
@@ -117,7 +127,7 @@ pub fn write_svg(sweep: &Sweep, count: Count, path: &str) -> Result<(), String> 
     // The title, the legend's lines, a margin.
     let header_h = 36 + 18 * legend_lines as u32 + 8;
     let size = (width, header_h + PANEL.1 * rows as u32);
-    let root = SVGBackend::new(path, size).into_drawing_area();
+    let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (header, body) = root.split_vertically(header_h);
     header

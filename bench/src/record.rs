@@ -57,8 +57,7 @@ pub fn median(xs: &[f64]) -> f64 {
 impl RunFile {
     /// Reads and checks a run file; the error is one line naming the file and the problem.
     pub fn load(path: &str) -> Result<RunFile, String> {
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+        let text = cutoff::files::read_file(path).map_err(|e| e.to_string())?;
         let run: RunFile = serde_json::from_str(&text)
             .map_err(|e| format!("'{path}' is not a cutoff-bench run file: {e}"))?;
         run.check().map_err(|e| format!("'{path}': {e}"))?;
@@ -69,7 +68,8 @@ impl RunFile {
     pub fn save(&self, path: &str) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self)
             .map_err(|e| format!("cannot encode the run: {e}"))?;
-        std::fs::write(path, text + "\n").map_err(|e| format!("cannot write '{path}': {e}"))
+        cutoff::files::write_atomic(std::path::Path::new(path), (text + "\n").as_bytes())
+            .map_err(|e| e.to_string())
     }
 
     /// What JSON alone cannot promise: unique names and sensible times.

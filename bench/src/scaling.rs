@@ -34,7 +34,7 @@ pub struct ScalingRow {
 /// Reads `scaling.json` from `path`: a non-empty array of rows with at least one thread and a
 /// positive, finite speed-up each.
 pub fn load_scaling(path: &str) -> Result<Vec<ScalingRow>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let text = cutoff::files::read_file(path).map_err(|e| e.to_string())?;
     parse_scaling(&text).map_err(|e| format!("'{path}': {e}"))
 }
 
@@ -122,6 +122,16 @@ fn pow2_label(v: f64) -> String {
 /// mode), solid for connect4 and dashed for the other workloads, with the ideal `y = x`
 /// dashed grey; both axes log2, labelled with the thread counts and powers of two.
 pub fn write_scaling_svg(rows: &[ScalingRow], path: &str) -> Result<(), String> {
+    // Drawn in memory, then written through the one write path (`cutoff::files`): plotters'
+    // own file backend would write through a FIFO or over a device.
+    let mut svg = String::new();
+    draw_scaling_svg(&mut svg, rows, path)?;
+    cutoff::files::write_atomic(std::path::Path::new(path), svg.as_bytes())
+        .map_err(|e| e.to_string())
+}
+
+/// The figure of [`write_scaling_svg`], as SVG text into `svg`; `path` names it in errors.
+fn draw_scaling_svg(svg: &mut String, rows: &[ScalingRow], path: &str) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("cannot draw '{path}': {e}");
     if rows.is_empty() {
         return Err(format!("cannot draw '{path}': no rows"));
@@ -175,7 +185,7 @@ pub fn write_scaling_svg(rows: &[ScalingRow], path: &str) -> Result<(), String> 
     let per_line = (PLOT.0 / LEGEND_ENTRY).max(1) as usize;
     let legend_lines = (lines.len() + 1).div_ceil(per_line);
     let header_h = 36 + 18 * legend_lines as u32 + 8;
-    let root = SVGBackend::new(path, (PLOT.0, header_h + PLOT.1)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (PLOT.0, header_h + PLOT.1)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (header, body) = root.split_vertically(header_h);
     header

@@ -634,15 +634,9 @@ fn stopped_nodes(dir: &Path, digest: &str) -> u64 {
 /// the same rounds.
 fn lock(dir: &Path) -> Result<std::fs::File, DistributeError> {
     let path = dir.join("driver.lock");
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|source| FileError::Write {
-            path: path.clone(),
-            source,
-        })?;
+    // Opened through the one write path: a FIFO or a device planted at the name is refused,
+    // not opened (and waited on).
+    let file = crate::files::open_append(&path)?;
     #[cfg(unix)]
     {
         use std::os::unix::io::AsRawFd;
@@ -782,7 +776,7 @@ impl<G: Describe> Driver<'_, G> {
                     Err(e) => {
                         eprintln!("distribute: ignoring a result: {e}");
                         let p = result_path(dir, r, t);
-                        let _ = std::fs::rename(&p, p.with_extension("refused"));
+                        let _ = crate::files::rename_aside(&p, &p.with_extension("refused"));
                     }
                 }
             }
@@ -905,7 +899,7 @@ impl<G: Describe> Driver<'_, G> {
                 Err(e) => {
                     eprintln!("distribute: {e}");
                     let p = result_path(&dir, round, t);
-                    let _ = std::fs::rename(&p, p.with_extension("refused"));
+                    let _ = crate::files::rename_aside(&p, &p.with_extension("refused"));
                     Ok(None)
                 }
             }
@@ -999,12 +993,7 @@ fn run_local(
                 continue;
             }
             attempts[t] += 1;
-            let log = std::fs::File::create(log_path(dir, round, t)).map_err(|source| {
-                FileError::Write {
-                    path: log_path(dir, round, t),
-                    source,
-                }
-            })?;
+            let log = crate::files::create_truncated(&log_path(dir, round, t))?;
             let child = Command::new(&exe)
                 .arg("distribute-task")
                 .arg(dir)

@@ -1,13 +1,7 @@
 //! The text of messages: file names fit to quote, and the last-resort guard on every error
 //! line the program prints, on standard error or in the server's answers.
 
-/// At most this many bytes of a file name appear in an error message.
-const PATH_BYTES: usize = 80;
-
-/// `path` fit to quote in an error message (see [`cutoff::game::quote`]).
-pub fn shown_path(path: &str) -> String {
-    cutoff::game::quote_max(path, PATH_BYTES)
-}
+pub use cutoff::files::shown_path;
 
 /// The last-resort guard on every error line the program prints: control characters
 /// escaped (so no message can move the cursor or recolour a terminal), and a line over

@@ -937,6 +937,22 @@ fn write_svg(
     path: &str,
     by_time: bool,
 ) -> Result<(), CliError> {
+    // Drawn in memory, then written through the one write path (crate::files): plotters'
+    // own file backend would write through a FIFO or over a device.
+    let mut svg = String::new();
+    draw_svg(&mut svg, tree, runs, path, by_time)?;
+    crate::files::write_atomic(Path::new(path), svg.as_bytes())?;
+    Ok(())
+}
+
+/// The figure of [`write_svg`], as SVG text into `svg`; `path` names it in errors.
+fn draw_svg(
+    svg: &mut String,
+    tree: &ExtensiveTree,
+    runs: &[Run],
+    path: &str,
+    by_time: bool,
+) -> Result<(), CliError> {
     use plotters::prelude::*;
     const COLOURS: [RGBColor; 6] = [
         RGBColor(214, 39, 40),
@@ -966,7 +982,7 @@ fn write_svg(
     let x_min = points().map(|p| p.0).fold(x_max, f64::min).max(floor);
     let y_max = points().map(|p| p.1).fold(f64::MIN_POSITIVE, f64::max);
     let y_min = points().map(|p| p.1).fold(f64::MAX, f64::min).min(y_max);
-    let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
+    let root = SVGBackend::with_string(svg, (720, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let mut chart = ChartBuilder::on(&root)
         .caption(

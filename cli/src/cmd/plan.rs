@@ -123,6 +123,7 @@ pub fn run(args: &Args) -> CliResult {
             shard::MAX_SHARDS
         )));
     }
+    crate::files::check_writable(std::path::Path::new(&args.out))?;
     let dir = shard::results_dir(&args.file, args.dir.as_ref());
     let results = shard::load(&split, &dir)?;
     let next = next_pass(&split, &results, shards)?;

@@ -55,6 +55,8 @@ pub fn run(args: &Args) -> CliResult {
         eprintln!("shard {index} of {n}: already solved, skipped");
         return Ok(());
     }
+    // The result is written at the end: what stands at its name is checked before the solve.
+    crate::files::check_writable(&shard::result_path(&dir, index))?;
     let result = split.game.visit(SolveShard {
         split: &split,
         index,

@@ -64,6 +64,8 @@ pub fn run(args: &Args) -> CliResult {
             "random trees cannot be split: --depth gives the tree's depth for them and the split's here",
         ));
     }
+    // The split file is written at the end: its name is checked before the estimates run.
+    crate::files::check_writable(std::path::Path::new(&args.out))?;
     let depth = args.game.depth.ok_or_else(|| {
         CliError::invalid("split needs --depth K, the plies from the position to the frontier")
     })?;

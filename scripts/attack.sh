@@ -147,6 +147,17 @@ attack() {
   fi
 }
 
+# refuse NAME ARGS...: `attack`, and flagged unless refused with one error line.
+refuse() {
+  local name=$1
+  shift
+  attack "$name" $n "$@"
+  if ! { [ "$(wc -l <err)" -eq 1 ] && grep -q '^error: ' err; }; then
+    flagged+=("$name: not refused with one error line")
+    echo "FLAG  $name  <- not refused with one error line"
+  fi
+}
+
 n=/dev/null
 late=2252576253462244111563365343671351441 # a Connect Four position near the end
 

@@ -1,20 +1,9 @@
 # Split files and shard results as hostile input (issue 27, finding 2): paths far deeper
 # than the split, absurd header claims, results out of range, files that make merge
 # quadratic or huge, paths that do not replay, a tree file changed after the split, FIFOs
-# and impossible times. Sourced by scripts/attack.sh, in its shell: `attack`, `flagged`,
+# and impossible times. Sourced by scripts/attack.sh, in its shell: `attack`, `refuse`, `flagged`,
 # `$bin`, `$n`, `$late`. Every case here must be refused: exit status 1 and one line
 # "error: ...", not only no crash.
-
-# refuse NAME ARGS...: `attack`, and flagged unless refused with one error line.
-refuse() {
-  local name=$1
-  shift
-  attack "$name" $n "$@"
-  if ! { [ "$(wc -l <err)" -eq 1 ] && grep -q '^error: ' err; }; then
-    flagged+=("$name: not refused with one error line")
-    echo "FLAG  $name  <- not refused with one error line"
-  fi
-}
 
 # sh.py MODE ...: edits split files and results as JSON (see each mode).
 cat > sh.py <<'EOF'

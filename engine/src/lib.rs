@@ -47,6 +47,8 @@
 //!   Star2, max^n, paranoid, best-reply search.
 //! - [`cfr`]: games of imperfect information, solved by counterfactual regret minimisation.
 //! - [`rng`]: the one seeded generator every seed and hash key uses.
+//! - [`files`]: the one path by which every file is read (only regular files, bounded) and
+//!   written (atomically, links followed, never over a FIFO, a device or a folder).
 //!
 //! The `cutoff` command and the application code (judge formats, test-set runner, books,
 //! split files, the web server) live in the `cutoff-cli` crate, so this library pulls in no

@@ -20,12 +20,12 @@ const PROBES: usize = 16;
 
 fuzz_target!(|data: &[u8]| {
     let text = text(data);
-    let book = match read(&text, "connect4") {
+    let book = match read(&text, "connect4", None) {
         Ok(b) => b,
         // As `analyse` prints it: the file's name, then the book's message.
         Err(e) => return check_message("book::read", &format!("error: book.txt: {e}"), STRICT),
     };
-    let other = read(&text, "tictactoe").expect_err("a Connect Four book for tic-tac-toe");
+    let other = read(&text, "tictactoe", None).expect_err("a Connect Four book for tic-tac-toe");
     check_message("book::read", &other.to_string(), STRICT);
     // The positions the lines name (their first word), and the start.
     let probes = std::iter::once("").chain(

@@ -54,7 +54,7 @@ pub enum TableFileError {
     #[error("table file: {0}")]
     File(#[from] FileError),
     /// The file could not be read, created or written.
-    #[error("table file {path}: {source}")]
+    #[error("table file '{}': {source}", shown(.path))]
     Io {
         /// The file.
         path: PathBuf,
@@ -62,7 +62,7 @@ pub enum TableFileError {
         source: std::io::Error,
     },
     /// The file was written for another game, board or rule set.
-    #[error("table file {path} holds entries for {found}, not for {wanted}")]
+    #[error("table file '{}' holds entries for {}, not for {wanted}", shown(.path), crate::game::quote(.found))]
     OtherGame {
         /// The file.
         path: PathBuf,
@@ -72,7 +72,7 @@ pub enum TableFileError {
         wanted: String,
     },
     /// The file is not a table file, or a line other than the last is damaged.
-    #[error("table file {path}, line {line}: {what}")]
+    #[error("table file '{}', line {line}: {what}", shown(.path))]
     Damaged {
         /// The file.
         path: PathBuf,
@@ -81,6 +81,11 @@ pub enum TableFileError {
         /// What is wrong with it.
         what: String,
     },
+}
+
+/// `path` fit to quote in a message: a file's name is untrusted text too.
+fn shown(path: &Path) -> String {
+    crate::files::shown_path(&path.to_string_lossy())
 }
 
 /// What [`load`] read.

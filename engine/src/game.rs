@@ -208,6 +208,18 @@ pub trait Game: Sync {
 
     /// An upper bound on the number of plies left from `pos` to the end of the game; searches
     /// size their per-ply stack with it.
+    ///
+    /// A promise: every line of play from `pos` reaches a position with an [`Game::outcome`]
+    /// within this many plies. A search to the end of the game (no depth, or one at least
+    /// this) stops there, so a game whose moves can cycle, or whose bound is too small, has
+    /// lines the search cannot finish: it stops at the first position it meets at the cap
+    /// without an outcome, and reports the line
+    /// ([`SolveError::Unfinished`](crate::solver::SolveError::Unfinished),
+    /// [`Searcher::unfinished`](crate::advanced::Searcher::unfinished)) instead of a value. A
+    /// game that can repeat a position needs a move counter in its position (bounding the
+    /// plies, with an outcome when it runs out) or an outcome on repetition. Searches to a
+    /// smaller depth evaluate their horizon as usual; their table entries trust the bound
+    /// (a subtree searched `max_plies(pos)` plies deep counts as searched to the end).
     fn max_plies(&self, pos: &Self::Pos) -> usize;
 
     /// A compact code for `mv` (0..=254), stored as the best move in the transposition

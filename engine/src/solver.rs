@@ -155,7 +155,22 @@ pub enum SolveError {
     /// Settings that do not go together (weak solving with an algorithm other than `solve`,
     /// zero threads).
     Settings(String),
+    /// A search to the end of the game met a position at the game's cap, `max_plies` of the
+    /// root, that has no outcome: the game does not end within the plies
+    /// [`Game::max_plies`] promises (its moves can cycle, or the bound is too small), so the
+    /// search proved nothing. A search to a depth below the cap never gives this.
+    Unfinished {
+        /// `max_plies` of the root.
+        max_plies: usize,
+        /// The moves from the root to that position, each as its `Debug` text (the first
+        /// such line any thread met).
+        line: Vec<String>,
+    },
 }
+
+/// At most this many moves of an [`SolveError::Unfinished`] line are written out, the first
+/// and last halves of them, so that the message stays one line.
+const LINE_SHOWN: usize = 10;
 
 impl fmt::Display for SolveError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -163,6 +178,30 @@ impl fmt::Display for SolveError {
             SolveError::Table(e) => write!(f, "{e}"),
             SolveError::Threads(e) => write!(f, "cannot start the threads: {e}"),
             SolveError::Settings(e) => f.write_str(e),
+            SolveError::Unfinished { max_plies, line } => {
+                let shown = if line.len() <= LINE_SHOWN {
+                    line.join(" ")
+                } else {
+                    let half = LINE_SHOWN / 2;
+                    format!(
+                        "{} ... {} ({} moves)",
+                        line[..half].join(" "),
+                        line[line.len() - half..].join(" "),
+                        line.len()
+                    )
+                };
+                let shown = if line.is_empty() {
+                    "at the root".to_string()
+                } else {
+                    format!("after the line {shown}")
+                };
+                write!(
+                    f,
+                    "the game did not end within max_plies = {max_plies} plies: {shown}, a \
+                     position has no outcome; max_plies must bound every line (a game that \
+                     can repeat needs a move counter, or an outcome on repetition)"
+                )
+            }
         }
     }
 }
@@ -515,6 +554,15 @@ impl<'a, G: Game> Solver<'a, G> {
         // solve are read from it.
         let local = Progress::new(self.game.value_range());
         let progress = self.progress.unwrap_or(&local);
+        // A line left by an earlier run with the caller's progress is not this run's.
+        progress.take_unfinished();
+        // A game that broke its `max_plies` promise in any search below, on any thread: the
+        // search proved nothing, whatever it returned (a racing thread may have finished on
+        // table entries built over that position).
+        let unfinished = || match progress.take_unfinished() {
+            Some((max_plies, line)) => Err(SolveError::Unfinished { max_plies, line }),
+            None => Ok(()),
+        };
         let start = Instant::now();
         let limits = Limits {
             nodes: self.nodes,
@@ -586,6 +634,7 @@ impl<'a, G: Game> Solver<'a, G> {
             } else {
                 iterative_deepening(self.game, self.root, tt, limits, self.depth)
             };
+            unfinished()?;
             out.stats = d.stats;
             out.tt = d.tt;
             out.nodes_per_thread = vec![d.stats.nodes];
@@ -637,6 +686,7 @@ impl<'a, G: Game> Solver<'a, G> {
                 s = s.table(tt);
             }
             let (value, best) = s.run(algo);
+            unfinished()?;
             out.stats = s.stats();
             out.tt = s.tt_stats();
             out.nodes_per_thread = vec![out.stats.nodes];
@@ -667,6 +717,7 @@ impl<'a, G: Game> Solver<'a, G> {
             };
             let r: ParallelResult<G::Move> =
                 parallel_search(self.game, self.root, algo, tt, pool, config, limits);
+            unfinished()?;
             out.stats.add(&r.stats);
             out.tt.add(&r.tt);
             out.threads = pool.current_num_threads();

@@ -572,6 +572,13 @@ impl TranspositionTable {
         self.age.fetch_add(1, Relaxed);
     }
 
+    /// The current search's age (it wraps after 256 searches): an entry of this age was
+    /// written since the last [`TranspositionTable::new_search`].
+    #[inline]
+    pub(crate) fn age(&self) -> u8 {
+        self.age.load(Relaxed)
+    }
+
     /// Empties the table for real: writes zeros over every entry (time proportional to the
     /// table's size) and starts the epoch over. Only meaningful while no search is running.
     /// [`TranspositionTable::reset`] does the same job in constant time.
@@ -645,6 +652,13 @@ impl TranspositionTable {
     /// always miss.
     #[inline(always)]
     pub fn probe(&self, key: u64, stats: &mut TtStats) -> Option<Entry> {
+        self.probe_aged(key, stats).map(|(e, _)| e)
+    }
+
+    /// [`TranspositionTable::probe`], with the age of the search that wrote the entry (see
+    /// [`TranspositionTable::age`]).
+    #[inline(always)]
+    pub(crate) fn probe_aged(&self, key: u64, stats: &mut TtStats) -> Option<(Entry, u8)> {
         stats.probes += 1;
         if key == 0 {
             return None;
@@ -658,7 +672,8 @@ impl TranspositionTable {
             let data = c.words[2 * way + 1].load(Relaxed);
             if check ^ data == key && epoch_of(data) == epoch {
                 stats.hits += 1;
-                return Some(unpack(data).0);
+                let (e, age, _) = unpack(data);
+                return Some((e, age));
             }
         }
         None

@@ -39,6 +39,9 @@ pub(super) fn race<G: Game>(
                     None => Task::new(shared, SplitChain::default(), 0, None),
                 };
                 let (value, best) = w.run_with(algo, &task);
+                if w.unfinished().is_some() {
+                    shared.unfinished();
+                }
                 if !w.stopped() {
                     // Only the first finisher's answer is kept; the others are told to stop.
                     let _ = first.set((value, best, w.pv().to_vec()));

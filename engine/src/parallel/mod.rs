@@ -92,6 +92,9 @@ pub(crate) struct Shared {
     aborts: Box<[AtomicBool]>,
     free: ArrayQueue<u16>,
     stop: AtomicBool,
+    /// Set when a worker met a game that broke its `max_plies` promise
+    /// ([`Searcher::unfinished`]): the search proved nothing.
+    broken: AtomicBool,
     nodes: AtomicU64,
     node_limit: Option<u64>,
     threads: u64,
@@ -113,6 +116,7 @@ impl Shared {
             aborts: (0..SLOTS).map(|_| AtomicBool::new(false)).collect(),
             free,
             stop: AtomicBool::new(false),
+            broken: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
             node_limit,
             threads: threads.max(1) as u64,
@@ -165,6 +169,14 @@ impl Shared {
     /// Stops every worker.
     pub(crate) fn stop_all(&self) {
         self.stop.store(true, Relaxed);
+    }
+
+    /// A worker met a game that broke its `max_plies` promise: every worker stops, and no
+    /// worker's value is the answer (a racing thread may still finish, on table entries
+    /// built over that position).
+    pub(crate) fn unfinished(&self) {
+        self.broken.store(true, Relaxed);
+        self.stop_all();
     }
 
     /// A free split point with its abort flag cleared, `None` if all are in use.
@@ -247,7 +259,8 @@ pub struct ParallelResult<M> {
     pub splits: u64,
     /// Tasks run under split points.
     pub tasks: u64,
-    /// True if a limit stopped the search before it finished.
+    /// True if a limit stopped the search before it finished, or a thread met a game that
+    /// broke its `max_plies` promise (see [`Searcher::unfinished`]; the solver names the line).
     pub stopped: bool,
 }
 
@@ -346,7 +359,7 @@ pub fn parallel_search<G: Game>(
         Mode::Ybwc | Mode::Root => ybwc::search(&run),
     });
     let (stats, tt_stats) = shared.totals();
-    let stopped = outcome.is_none();
+    let stopped = outcome.is_none() || shared.broken.load(Relaxed);
     let (value, best_move, pv) = outcome.unwrap_or((0, None, Vec::new()));
     ParallelResult {
         value,

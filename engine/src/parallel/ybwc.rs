@@ -226,6 +226,7 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         let pos = s.position(ply);
         let moves = s.moves(ply).clone();
         let horizon = s.horizon();
+        let above = s.arena();
         let beta = node.beta;
         let alpha = AtomicI32::new(a);
         let best = AtomicU64::new(0);
@@ -239,11 +240,15 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
                 .and_then(|q| q.pop())
                 .or_else(|| self.overflow.pop())
                 .unwrap_or_else(|| (self.make)());
-            w.start_task(ply + 1, w.game().play(&pos, moves.as_slice()[i]), horizon);
+            let child = w.game().play(&pos, moves.as_slice()[i]);
+            w.start_task(above, ply + 1, child, horizon);
             let before = w.nodes();
             let policy = Task::new(self.shared, chain, before, Some(self));
             let v = w.scout(ply + 1, alpha.load(Relaxed), beta, false, &policy);
             let finished = !w.stopped();
+            if w.unfinished().is_some() {
+                self.shared.unfinished();
+            }
             // The task's own nodes, and its splits' helpers' (start_task cleared them).
             helped.fetch_add(w.nodes() - before + w.helped_total(), Relaxed);
             tally(self.per_thread, w.nodes() - before);

@@ -19,6 +19,10 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         for i in 0..n {
             let mv = self.descend(ply, i);
             let t = -self.ab(ply + 1, -d, -m);
+            if self.stopped {
+                // The game broke its `max_plies` promise (`Searcher::unfinished`): no value.
+                return 0;
+            }
             if t > m {
                 m = t;
                 self.arena.update_pv(ply, mv);

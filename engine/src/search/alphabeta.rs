@@ -20,6 +20,10 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         for i in 0..n {
             let mv = self.descend(ply, i);
             let v = -self.alphabeta(ply + 1, -beta, -a, hard);
+            if self.stopped {
+                // The game broke its `max_plies` promise (`Searcher::unfinished`): no value.
+                return 0;
+            }
             if v > best {
                 best = v;
                 if v > a {

@@ -20,6 +20,10 @@ impl<G: Game, O: Observer<G>> Searcher<'_, G, O> {
         for i in 0..n {
             let mv = self.descend(ply, i);
             let v = self.minimax(ply + 1);
+            if self.stopped {
+                // The game broke its `max_plies` promise (`Searcher::unfinished`): no value.
+                return 0;
+            }
             let better = if maximizing { v > best } else { v < best };
             if better {
                 best = v;

@@ -159,6 +159,12 @@ pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
     arena: Arena<G>,
     /// Ply at which positions are evaluated instead of expanded.
     horizon: usize,
+    /// `max_plies` of the root: a run whose horizon reaches it searches to the end of the
+    /// game, and a position there without an outcome breaks the game's promise.
+    end: usize,
+    /// The line from the root to the first position such a run met at its horizon without an
+    /// outcome (see [`Searcher::unfinished`]); `None` while none was met.
+    unfinished: Option<Vec<G::Move>>,
     stats: Stats,
     obs: O,
     /// The shared table, for the table-driven searches.
@@ -226,6 +232,8 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             game,
             arena: Arena::new(root, horizon),
             horizon,
+            end: full,
+            unfinished: None,
             stats: Stats::default(),
             obs,
             tt: None,
@@ -308,6 +316,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             self.arena.ply_mut(0).pos = root;
         }
         self.horizon = horizon;
+        self.end = full;
     }
 
     /// Sets the depth limit for the next run (at most the size of the arena).
@@ -315,9 +324,21 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         self.horizon = depth.min(self.arena.max_ply());
     }
 
-    /// True if the last run hit a limit and its result is not to be trusted.
+    /// True if the last run hit a limit, or met a game that broke its `max_plies` promise
+    /// ([`Searcher::unfinished`]): its result is not to be trusted.
     pub fn stopped(&self) -> bool {
         self.stopped
+    }
+
+    /// The moves from the root to the first position the last run met at the game's own
+    /// cap, `max_plies` of the root, without an outcome: the game does not end within
+    /// `max_plies` as [`Game::max_plies`] promises (a cycle of moves, or too small a bound).
+    /// `None` if the run met none, which is always so for a search to a depth below the cap:
+    /// its horizon values are depth-limited evaluations. Where it is `Some`, the run stopped
+    /// at once ([`Searcher::stopped`]; the textbook searches too) and its value is not the
+    /// game's.
+    pub fn unfinished(&self) -> Option<&[G::Move]> {
+        self.unfinished.as_deref()
     }
 
     /// The table counters of the runs so far.
@@ -415,13 +436,24 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     }
 
     /// Prepares this searcher for a parallel task: the subtree of `pos`, placed at `ply` of
-    /// a search whose horizon is `horizon`; no stop left over from an earlier task.
-    pub(crate) fn start_task(&mut self, ply: usize, pos: G::Pos, horizon: usize) {
+    /// a search whose horizon is `horizon`, below the line `above` (the splitting searcher's
+    /// positions from the root); no stop left over from an earlier task.
+    pub(crate) fn start_task(&mut self, above: &Arena<G>, ply: usize, pos: G::Pos, horizon: usize) {
         self.horizon = horizon;
         // What an abandoned task left behind is not this one's.
         self.helped.fill(0);
         self.stopped = false;
+        self.unfinished = None;
+        // The line from the root, so that a task can name it (`promise_broken`).
+        for p in 0..ply {
+            self.arena.ply_mut(p).pos = above.ply(p).pos;
+        }
         self.arena.ply_mut(ply).pos = pos;
+    }
+
+    /// The splitting searcher's positions, for its tasks' [`Searcher::start_task`].
+    pub(crate) fn arena(&self) -> &Arena<G> {
+        &self.arena
     }
 
     /// Records that other searchers took `nodes` for the subtrees split off at `ply`.
@@ -495,6 +527,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         self.stats = Stats::default();
         self.published = 0;
         self.stopped = false;
+        self.unfinished = None;
         self.next_check = policy
             .check_every(CHECK_EVERY)
             .min(self.limits.nodes.unwrap_or(u64::MAX));
@@ -599,6 +632,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         }
         let leaf = match self.game.outcome(&pos) {
             Some(v) => Some(v),
+            None if at_horizon && self.horizon >= self.end => Some(self.promise_broken(ply)),
             None if at_horizon => Some(self.game.evaluate(&pos)),
             None => None,
         };
@@ -607,6 +641,46 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             self.obs.settled(ply, &pos, v);
         }
         leaf
+    }
+
+    /// A position at `ply`, the game's own cap, without an outcome: the game broke its
+    /// `max_plies` promise. Records the line to it (the first one met), publishes it to
+    /// `limits.progress` for the solver and stops the run; the value returned stands in for
+    /// the leaf's and is thrown away. Out of line and allocating only here: honest games
+    /// never come this way.
+    #[cold]
+    #[inline(never)]
+    fn promise_broken(&mut self, ply: usize) -> Value {
+        self.stopped = true;
+        if self.unfinished.is_none() {
+            let line = self.line_to(ply);
+            if let Some(p) = self.limits.progress {
+                p.unfinished(self.end, || line.iter().map(|m| format!("{m:?}")).collect());
+            }
+            self.unfinished = Some(line);
+        }
+        0
+    }
+
+    /// The moves from the root to the position at `ply`, worked out from the positions in the
+    /// arena (the search keeps positions, not moves): at each ply the legal move whose
+    /// position has the next ply's key. The legal moves are generated afresh, as a parallel
+    /// task's arena holds its line's positions but not their move lists. Stops early if no
+    /// move fits, which a game whose `play` and `key` agree never makes happen.
+    fn line_to(&self, ply: usize) -> Vec<G::Move> {
+        let mut line = Vec::with_capacity(ply);
+        let mut moves = G::Moves::default();
+        for p in 0..ply {
+            let (here, next) = (self.arena.ply(p).pos, self.arena.ply(p + 1).pos);
+            let key = self.game.key(&next);
+            self.game.moves(&here, &mut moves);
+            let leads = |m: &&G::Move| self.game.key(&self.game.play(&here, **m)) == key;
+            match moves.as_slice().iter().find(leads) {
+                Some(&m) => line.push(m),
+                None => break,
+            }
+        }
+        line
     }
 
     /// Fills ply `ply`'s move list and returns how many moves there are.

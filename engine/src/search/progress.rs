@@ -12,6 +12,7 @@
 
 use crate::game::Value;
 use std::sync::atomic::{AtomicI32, AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
 
 /// How many plies from the root the settled moves are counted at.
 pub const SETTLED_PLIES: usize = 5;
@@ -34,6 +35,11 @@ pub struct Progress {
     /// Per ply: that node's number of moves (0 until one is settled; the root's is known from
     /// the probe's start).
     moves: [AtomicU32; SETTLED_PLIES],
+    /// The game's cap (`max_plies` of the root) and the line (moves as their `Debug` text)
+    /// of the first position a search met there without an outcome, by any thread: the
+    /// solver's [`SolveError::Unfinished`](crate::solver::SolveError::Unfinished). Written
+    /// only then, so the lock is never taken by an honest game's search.
+    unfinished: Mutex<Option<(usize, Vec<String>)>>,
 }
 
 /// A copy of the counters at one moment.
@@ -73,6 +79,7 @@ impl Progress {
             testing: AtomicI32::new(i32::MIN),
             done: std::array::from_fn(|_| AtomicU64::new(0)),
             moves: std::array::from_fn(|_| AtomicU32::new(0)),
+            unfinished: Mutex::new(None),
         }
     }
 
@@ -142,6 +149,23 @@ impl Progress {
         self.lo.fetch_max(lo, Relaxed);
         self.hi.fetch_min(hi, Relaxed);
         self.probes.fetch_add(1, Relaxed);
+    }
+
+    /// Records that a search met a position at the game's cap `max_plies` without an outcome,
+    /// at the end of `line()`, unless one was recorded already (the first is kept).
+    pub(crate) fn unfinished(&self, max_plies: usize, line: impl FnOnce() -> Vec<String>) {
+        let mut slot = self.unfinished.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.is_none() {
+            *slot = Some((max_plies, line()));
+        }
+    }
+
+    /// Takes what [`Progress::unfinished`] recorded, leaving nothing.
+    pub(crate) fn take_unfinished(&self) -> Option<(usize, Vec<String>)> {
+        self.unfinished
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take()
     }
 
     /// Records a finished iteration of iterative deepening.

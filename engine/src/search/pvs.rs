@@ -364,14 +364,14 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let mut table_move = NO_CODE;
         let mut work = 0;
         if let Some(tt) = tt {
-            if let Some(e) = tt.probe(key, &mut self.tt_stats) {
+            if let Some((e, age)) = tt.probe_aged(key, &mut self.tt_stats) {
                 work = e.work;
                 table_move = if mirrored && e.mv != NO_CODE {
                     G::Knowledge::mirror_code(self.game, e.mv)
                 } else {
                     e.mv
                 };
-                if e.depth >= depth {
+                if e.depth >= depth && self.trusts(tt, e.depth, age) {
                     let v = e.value as Value;
                     match e.bound {
                         Bound::Exact => {
@@ -458,6 +458,19 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         }
     }
 
+    /// Whether a table entry of `depth`, written by the search of `age`, deep enough for a
+    /// node, may settle it. A search to the game's cap takes no value from an entry that an
+    /// earlier search (a depth-limited iteration) wrote short of the end: under an honest game
+    /// such an entry is exact there (every line ends before its horizon), but under a game
+    /// that broke its `max_plies` promise it rests on evaluations past the cap, which this
+    /// search must meet itself to see the broken promise (`Searcher::promise_broken`). Honest
+    /// games whose `max_plies` falls by one a ply (Connect Four) never come here: to the end,
+    /// their nodes ask for [`TO_THE_END`].
+    #[inline(always)]
+    fn trusts(&self, tt: &crate::tt::TranspositionTable, depth: u8, age: u8) -> bool {
+        depth == TO_THE_END || self.horizon < self.end || age == tt.age()
+    }
+
     /// Enhanced transposition cutoff: a child whose table entry shows that its value is at
     /// most `-beta` refutes the window at once. Returns the node's (fail-high) value then.
     fn enhanced_cutoff(
@@ -477,13 +490,14 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             tt.prefetch(*k);
         }
         for (&key, &mv) in keys.iter().zip(moves) {
-            let Some(e) = tt.probe(key, &mut self.tt_stats) else {
+            let Some((e, age)) = tt.probe_aged(key, &mut self.tt_stats) else {
                 continue;
             };
             let v = -(e.value as Value);
             if e.bound != Bound::Lower
                 && v >= beta
                 && e.depth >= self.table_depth(child_left, &self.game.play(&p.pos, mv))
+                && self.trusts(tt, e.depth, age)
             {
                 self.stats.etc_cutoffs += 1;
                 return Some(v);

@@ -265,7 +265,10 @@ def search(
 
     and optionally ``evaluate(s)`` (an integer from the side to move, for depth limits),
     ``value_range()`` (``(lo, hi)``: the null-window solver bisects it; default the engine's
-    whole range) and ``max_plies(s)`` (plies left at most; default 1000).
+    whole range) and ``max_plies(s)`` (plies left at most; default 1000). ``max_plies`` is a
+    promise: a search to the end (no ``depth``, or one of at least ``max_plies``) that meets a
+    state at that cap without an outcome raises :class:`Error` naming the line (a game whose
+    moves can cycle needs a move counter in the state, or an outcome on repetition).
 
     ``algo``: ``minimax``, ``negamax``, ``alphabeta``, ``alphabeta-hard``, ``veb``, ``ab``,
     ``pvs``, ``mtdf``, ``solve`` (the null-window solver: the default), or ``iterative``
@@ -279,7 +282,8 @@ def search(
     The result has ``value`` (from the root's side to move), ``exact``, ``bounds``,
     ``best_move``, ``pv``, ``nodes``, ``leaves``, ``cutoffs``, ``time_ms``, ``positions``
     (distinct states met) and ``stopped``. An exception raised by a method of the game stops
-    the search and is raised again as it was. ``progress`` is called as :func:`solve`'s.
+    the search and is raised again as it was; two different states with the same ``key(s)``
+    raise :class:`Error`. ``progress`` is called as :func:`solve`'s.
     """
     fields = _cutoff.search(
         game,

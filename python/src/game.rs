@@ -13,7 +13,7 @@ use crate::{check_every, snapshot, supervise, tell, Error, Failure};
 use cutoff::advanced::{Observer, Searcher};
 use cutoff::game::NO_CODE;
 use cutoff::knowledge::NoKnowledge;
-use cutoff::solver::{Progress, Snapshot, Solver, Stop, Verdict};
+use cutoff::solver::{Progress, Snapshot, SolveError, Solver, Stop, Verdict};
 use cutoff::{Algorithm, Game, MoveBuffer, MoveList, Player, Value, INF};
 use cutoff_cli::progress::{watch, Display, Shows};
 use pyo3::prelude::*;
@@ -148,11 +148,23 @@ impl<'a> PyGame<'a> {
     fn intern(&self, py: Python<'_>, state: Bound<'_, PyAny>) -> PyResult<u32> {
         let obj = self.obj.bind(py);
         let key = obj.call_method1("key", (&state,))?;
-        {
+        let known = {
             let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
             if let Some(id) = inn.ids.bind(py).get_item(&key)? {
-                return id.extract();
+                let id: u32 = id.extract()?;
+                let node = &inn.nodes[id as usize];
+                Some((id, node.state.clone_ref(py), node.player))
+            } else {
+                None
             }
+        };
+        if let Some((id, other, player)) = known {
+            // No lock is held while Python runs.
+            self.same_state(py, &key, &state, other.bind(py), player)?;
+            return Ok(id);
+        }
+        {
+            let inn = self.interned.lock().unwrap_or_else(|p| p.into_inner());
             if inn.nodes.len() >= MAX_POSITIONS {
                 return Err(Error::new_err(format!(
                     "the search met more than {MAX_POSITIONS} distinct positions; give a \
@@ -198,6 +210,52 @@ impl<'a> PyGame<'a> {
             plies,
         });
         Ok(id)
+    }
+
+    /// Checks that `state`, whose `key(s)` is `key`, is the state interned under that key,
+    /// `other` (its side to move `player`): the same side to move and, where the state's
+    /// type defines its own `__eq__`, equal. Two different states sharing a key would
+    /// otherwise share a table entry and a node, and the search would go wrong in ways that
+    /// point elsewhere (the sides seeming not to alternate). Asked once per new edge: the
+    /// children are cached.
+    fn same_state(
+        &self,
+        py: Python<'_>,
+        key: &Bound<'_, PyAny>,
+        state: &Bound<'_, PyAny>,
+        other: &Bound<'_, PyAny>,
+        player: Player,
+    ) -> PyResult<()> {
+        if state.is(other) {
+            return Ok(());
+        }
+        let obj = self.obj.bind(py);
+        let side = match obj.call_method1("to_move", (state,))?.extract::<i64>() {
+            Ok(0) => Some(Player::First),
+            Ok(1) => Some(Player::Second),
+            _ => None,
+        };
+        let sides = if side != Some(player) {
+            " (and different sides to move)"
+        } else {
+            let object_eq = py
+                .import("builtins")?
+                .getattr("object")?
+                .getattr("__eq__")?;
+            let own_eq = !state.get_type().getattr("__eq__")?.is(&object_eq);
+            // A comparison that raises (an array's ambiguous truth value) tells nothing.
+            if !own_eq || state.eq(other).unwrap_or(true) {
+                return Ok(());
+            }
+            ""
+        };
+        Err(Error::new_err(format!(
+            "two different states have the same key(s) {}: {} and {}{sides}; key(s) must \
+             identify a state with its side to move",
+            shown(key),
+            shown(other),
+            shown(state)
+        )))
     }
 
     /// `v` if it lies in the game's range, else an error naming `what`.
@@ -403,6 +461,14 @@ impl Game for PyGame<'_> {
     }
 }
 
+/// `obj`'s `repr`, made fit for a one-line message (escaped, and cut if long).
+fn shown(obj: &Bound<'_, PyAny>) -> String {
+    match obj.repr() {
+        Ok(r) => cutoff::game::quote_max(&r.to_string_lossy(), 60),
+        Err(_) => "<no repr>".into(),
+    }
+}
+
 /// A trace event with the positions' and moves' numbers (made Python objects afterwards).
 enum Event {
     Entered(usize, u32, Value, Value),
@@ -522,6 +588,13 @@ pub(crate) fn search<'py>(
             let start = std::time::Instant::now();
             let (value, best) = s.run(algorithm);
             let elapsed = start.elapsed();
+            if let Some(line) = s.unfinished() {
+                // The game broke its max_plies promise: as the solver reports it.
+                return Err(SolveError::Unfinished {
+                    max_plies: g.max_plies(&root),
+                    line: line.iter().map(|m| m.to_string()).collect(),
+                });
+            }
             let to_the_end = depth.is_none_or(|d| d >= g.max_plies(&root));
             Ok(Found {
                 verdict: match depth {
@@ -568,7 +641,7 @@ pub(crate) fn search<'py>(
     if let Some(e) = g.failure.take() {
         return Err(e);
     }
-    let mut found = found.map_err(|e| Error::new_err(e.to_string()))?;
+    let mut found = found.map_err(|e| solve_error(py, &g, root, e))?;
     if signal.is_some() {
         found.stopped = Some(Stop::Interrupted);
         if !polls {
@@ -636,6 +709,57 @@ pub(crate) fn search<'py>(
     // result, which holds what the search proved.
     out.set_item("interrupted", signal.is_some())?;
     Ok(out)
+}
+
+/// The most moves of a line an error message writes out: the first and last halves.
+const LINE_SHOWN: usize = 8;
+
+/// The Python error for a search's `e`: for a game that broke its `max_plies` promise, the
+/// line as Python moves, the state it ends in, where the cap came from and the remedy.
+fn solve_error(py: Python<'_>, g: &PyGame<'_>, root: u32, e: SolveError) -> PyErr {
+    let SolveError::Unfinished { max_plies, line } = e else {
+        return Error::new_err(e.to_string());
+    };
+    // The engine writes this game's moves as their numbers.
+    let moves: Vec<u32> = line.iter().map_while(|m| m.parse().ok()).collect();
+    let mut pos = root;
+    for &m in &moves {
+        pos = g.play(&pos, m);
+    }
+    let reprs: Vec<String> = moves
+        .iter()
+        .map(|&m| shown(g.move_object(py, m).bind(py)))
+        .collect();
+    let written = if reprs.len() <= LINE_SHOWN {
+        reprs.join(", ")
+    } else {
+        let half = LINE_SHOWN / 2;
+        format!(
+            "{}, ..., {}",
+            reprs[..half].join(", "),
+            reprs[reprs.len() - half..].join(", ")
+        )
+    };
+    let state = shown(g.state(py, pos).bind(py));
+    let whence = if g.counts_plies {
+        "max_plies(s) of the starting state"
+    } else {
+        "the default: the game has no max_plies(s)"
+    };
+    let after = if moves.is_empty() {
+        format!("the starting state {state} has no outcome")
+    } else {
+        format!(
+            "after {} moves [{written}], the state {state} has no outcome",
+            moves.len()
+        )
+    };
+    Error::new_err(format!(
+        "the game did not end within max_plies = {max_plies} plies ({whence}): {after}, so \
+         the search proved nothing; a game that can repeat a state needs a move counter in the \
+         state with max_plies(s) counting down to an outcome, or an outcome on repetition \
+         (docs/guide/python.md)"
+    ))
 }
 
 /// What a search found: the [`Solver`]'s report, or a traced [`Searcher`]'s, with its trace.

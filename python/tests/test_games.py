@@ -6,7 +6,16 @@ import random
 import pytest
 
 import cutoff
-from games import Nim, TicTacToe
+from games import (
+    CountedCycle,
+    Cycle,
+    Nim,
+    RepetitionCycle,
+    SameKeys,
+    SameKeysNim,
+    ShortCycle,
+    TicTacToe,
+)
 
 TWO_PLAYER = ["minimax", "negamax", "alphabeta", "alphabeta-hard", "veb", "ab", "pvs", "mtdf", "solve"]
 
@@ -216,3 +225,76 @@ def test_progress_is_called_during_a_long_python_game_search():
     assert all(p["nodes"] <= r.nodes for p in seen)
     lo, hi = seen[-1]["bounds"]
     assert lo <= r.value <= hi
+
+
+# A game that never ends, searched to the end: an error naming the line and max_plies, never
+# an exact value (every algorithm, the trace, iterative deepening, cutoff.solve).
+NEVER_ENDS = [{"algo": a} for a in TWO_PLAYER] + [
+    {"algo": "iterative", "nodes": 10**7},
+    {"algo": "pvs", "time_ms": 600_000},
+    {"algo": "minimax", "trace": True},
+    {"algo": "solve", "trace": True},
+    {"algo": "solve", "depth": 5000},
+]
+
+
+@pytest.mark.parametrize("options", NEVER_ENDS, ids=str)
+def test_a_game_that_never_ends_is_an_error_not_a_draw(options):
+    with pytest.raises(cutoff.Error) as e:
+        cutoff.search(Cycle(), **options)
+    message = str(e.value)
+    assert "\n" not in message
+    assert "max_plies = 1000" in message and "default" in message, message
+    # The line, shortened: its length, its first and last moves, the state it ends in.
+    assert "after 1000 moves" in message and "..." in message, message
+    assert "'left'" in message or "'right'" in message, message
+    assert "the state 'A' has no outcome" in message, message
+    assert "move counter" in message and "repetition" in message, message
+
+
+def test_solve_on_a_game_object_reports_the_game_that_never_ends():
+    with pytest.raises(cutoff.Error, match="max_plies = 1000"):
+        cutoff.solve(Cycle())
+
+
+@pytest.mark.parametrize("algo", ["minimax", "alphabeta", "solve"])
+def test_a_max_plies_too_small_is_named_as_the_game_s(algo):
+    with pytest.raises(cutoff.Error) as e:
+        cutoff.search(ShortCycle(), algo=algo)
+    message = str(e.value)
+    assert "max_plies = 10 plies (max_plies(s) of the starting state)" in message, message
+    assert "after 10 moves [" in message, message
+
+
+def test_a_depth_below_the_cap_is_depth_limited_as_before():
+    for algo in ["minimax", "pvs", "solve"]:
+        r = cutoff.search(Cycle(), algo=algo, depth=12)
+        assert r.value == 0 and not r.exact
+    r = cutoff.search(Cycle(), algo="iterative", depth=12)
+    assert r.value == 0 and not r.exact
+
+
+@pytest.mark.parametrize("algo", TWO_PLAYER)
+def test_the_cycle_written_properly_is_solved_exactly(algo):
+    r = cutoff.search(CountedCycle(), algo=algo)
+    assert r.exact and r.value == 0
+    r = cutoff.search(RepetitionCycle(), algo=algo)
+    assert r.exact and r.value == 1
+    assert cutoff.search(RepetitionCycle(), algo=algo, trace=True).exact
+
+
+def test_two_states_with_one_key_are_named_as_such():
+    for game in [SameKeys(), SameKeysNim(5)]:
+        with pytest.raises(cutoff.Error) as e:
+            cutoff.search(game, algo="solve")
+        message = str(e.value)
+        assert "two different states have the same key(s)" in message, message
+        assert "alternate" not in message and "\n" not in message
+    # Both states and the key, and the cause: the sides to move differ.
+    with pytest.raises(
+        cutoff.Error, match=r"key\(s\) (\d): Heap\(\1, .\) and Heap\(\1, .\) \(and different"
+    ):
+        cutoff.search(SameKeysNim(5), algo="minimax")
+    # Tuples: the same side to move, unequal states.
+    with pytest.raises(cutoff.Error, match=r"key\(s\) \(\d+, [01]\): \(\d+, \d+\) and \(\d+, \d+\);"):
+        cutoff.search(SameKeys(), algo="minimax")

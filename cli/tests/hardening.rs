@@ -218,16 +218,26 @@ fn more_threads_than_the_machine_can_use_is_an_error() {
 // 3. Input limits, missing files, text that is not UTF-8.
 
 #[test]
-fn endless_input_files_are_cut_at_16_mib() {
-    for args in [
-        &["tree", "/dev/zero"][..],
-        &["suite", "/dev/zero"],
-        &["judge", "control", "/dev/zero"],
-        &["judge", "ural1195", "/dev/zero"],
-        &["solve", "tree", "/dev/zero"],
-    ] {
-        let o = run(args);
-        assert_error(&o, &["'/dev/zero'", "larger than the 16 MiB input limit"]);
+fn endless_input_files_are_refused_and_large_ones_cut_at_16_mib() {
+    // A device (an endless one above all) is not a regular file: refused before a byte is
+    // read (issue 41). Standard input is still read, and cut at 16 MiB, below.
+    let big = TempFile::new(vec![b' '; (16 << 20) + 1]);
+    for file in ["/dev/zero", big.path()] {
+        for args in [
+            &["tree", file][..],
+            &["suite", file],
+            &["judge", "control", file],
+            &["judge", "ural1195", file],
+            &["solve", "tree", file],
+        ] {
+            let o = run(args);
+            let said = if file == "/dev/zero" {
+                "not a regular file"
+            } else {
+                "larger than the 16 MiB input limit"
+            };
+            assert_error(&o, &[said]);
+        }
     }
 }
 
@@ -245,7 +255,10 @@ fn endless_standard_input_is_cut_at_16_mib() {
 #[test]
 fn a_control_matrix_file_is_cut_at_16_mib() {
     let o = run(&["solve", "control", "/dev/zero"]);
-    assert_error(&o, &["'/dev/zero'", "larger than the 16 MiB input limit"]);
+    assert_error(&o, &["'/dev/zero'", "not a regular file"]);
+    let big = TempFile::new(vec![b'0'; (16 << 20) + 1]);
+    let o = run(&["solve", "control", big.path()]);
+    assert_error(&o, &["larger than the 16 MiB input limit"]);
 }
 
 #[test]

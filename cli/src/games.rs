@@ -28,7 +28,7 @@
 //! game without one (it needs a position or parameters) gets an arm there, which it asks for.
 
 use crate::position::{self, GameArgs, GameVisitor, PositionError};
-use cutoff::games::perfect::connect4::{Board, Connect4, Fixed128, Fixed64};
+use cutoff::games::perfect::connect4::{Connect4, Fixed128, Fixed64, Shape};
 use cutoff::games::perfect::control::Control;
 use cutoff::games::perfect::random_tree::RandomTree;
 use cutoff::games::perfect::sim::Sim;
@@ -200,9 +200,9 @@ registry! {
     }
     shapes {
         /// Connect Four on another board of at most 64 bits, or another line length.
-        Connect4Board64 = Connect4<Board<u64>>, of Connect4;
+        Connect4Board64 = Connect4<Shape<u64>>, of Connect4;
         /// Connect Four on a board of more than 64 bits.
-        Connect4Board128 = Connect4<Board<u128>>, of Connect4;
+        Connect4Board128 = Connect4<Shape<u128>>, of Connect4;
         // The boards people ask for most, their shapes compiled in (`Fixed64`, `Fixed128`):
         // 1.5-2x faster than the run-time board (docs/measurements/connect4-sizes.md).
         /// Connect Four on 6x6, compiled in.

@@ -22,7 +22,7 @@
 //! ```
 
 use cutoff::games::perfect::connect4::geometry::{board_bits, check_shape, read_shape};
-use cutoff::games::perfect::connect4::{Bitboard, Board, Connect4, Fixed128, Fixed64, Geometry};
+use cutoff::games::perfect::connect4::{Bitboard, Connect4, Fixed128, Fixed64, Geometry, Shape};
 use cutoff::games::perfect::control::{Control, ControlPos};
 use cutoff::games::perfect::random_tree::{Order, RandomPos, RandomTree};
 use cutoff::games::perfect::sim::{Sim, SimPos, EDGES};
@@ -261,9 +261,9 @@ pub fn with_shape<V: ShapeVisitor>(
     };
     check_shape(w, h, k, 128)?;
     Ok(if board_bits(w, h) <= 64 {
-        work.visit(Connect4::empty(Board::<u64>::new(w, h, k)?))
+        work.visit(Connect4::empty(Shape::<u64>::new(w, h, k)?))
     } else {
-        work.visit(Connect4::empty(Board::<u128>::new(w, h, k)?))
+        work.visit(Connect4::empty(Shape::<u128>::new(w, h, k)?))
     })
 }
 

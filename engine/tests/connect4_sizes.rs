@@ -4,7 +4,7 @@
 //! knows nothing of Connect Four, on positions near the end of random games.
 
 use cutoff::advanced::search;
-use cutoff::games::perfect::connect4::{Board, Connect4, Fixed128, Fixed64, Geometry, Word};
+use cutoff::games::perfect::connect4::{Connect4, Fixed128, Fixed64, Geometry, Shape, Word};
 use cutoff::{Algorithm, Game, MoveBuffer, Solver, Value};
 
 /// The published outcome of every board with W x H <= 30, from the empty board: the winner
@@ -37,13 +37,13 @@ fn solve<G: Geometry>(game: &Connect4<G>) -> Value {
 #[test]
 fn every_board_up_to_30_cells_gives_its_published_result() {
     for (w, h, winner, end) in PUBLISHED {
-        let game = Connect4::empty(Board::<u64>::new(w, h, 4).unwrap());
+        let game = Connect4::empty(Shape::<u64>::new(w, h, 4).unwrap());
         let value = solve(&game);
         assert_eq!(value.signum(), winner, "{w}x{h}: value {value}");
         let at = game.end_move(&game.board(), value).unwrap_or(w * h);
         assert_eq!(at, end, "{w}x{h}: value {value} ends on move {at}");
         // The same board on the wide word gives the same value.
-        let wide = Connect4::empty(Board::<u128>::new(w, h, 4).unwrap());
+        let wide = Connect4::empty(Shape::<u128>::new(w, h, 4).unwrap());
         assert_eq!(solve(&wide), value, "{w}x{h} on u128");
     }
 }
@@ -129,10 +129,10 @@ fn knowledge_holds_on_odd_and_even_heights_and_every_line_length() {
     for (w, h) in [(6, 4), (5, 5), (7, 5), (6, 7), (8, 6), (9, 7)] {
         if w * (h + 1) <= 64 {
             checked +=
-                knowledge_agrees(Connect4::empty(Board::<u64>::new(w, h, 4).unwrap()), 12, 12);
+                knowledge_agrees(Connect4::empty(Shape::<u64>::new(w, h, 4).unwrap()), 12, 12);
         } else {
             checked += knowledge_agrees(
-                Connect4::empty(Board::<u128>::new(w, h, 4).unwrap()),
+                Connect4::empty(Shape::<u128>::new(w, h, 4).unwrap()),
                 12,
                 12,
             );
@@ -147,10 +147,10 @@ fn knowledge_holds_on_odd_and_even_heights_and_every_line_length() {
         (7, 6, 6),
         (8, 7, 6),
     ] {
-        checked += knowledge_agrees(Connect4::empty(Board::<u64>::new(w, h, k).unwrap()), 12, 12);
+        checked += knowledge_agrees(Connect4::empty(Shape::<u64>::new(w, h, k).unwrap()), 12, 12);
     }
     checked += knowledge_agrees(
-        Connect4::empty(Board::<u128>::new(9, 7, 5).unwrap()),
+        Connect4::empty(Shape::<u128>::new(9, 7, 5).unwrap()),
         12,
         12,
     );
@@ -162,7 +162,7 @@ fn the_runtime_7x6_board_searches_as_the_standard_one() {
     // Same values and node counts: the shape chosen at run time changes nothing but speed.
     for moves in ["44536734", "3344443", "12345671234", "445327"] {
         let std = Connect4::from_moves(moves).unwrap();
-        let run = Connect4::empty(Board::<u64>::new(7, 6, 4).unwrap())
+        let run = Connect4::empty(Shape::<u64>::new(7, 6, 4).unwrap())
             .after(moves)
             .unwrap();
         let a = Solver::new(&std).threads(1).table_mib(16).run().unwrap();
@@ -176,7 +176,7 @@ fn the_runtime_7x6_board_searches_as_the_standard_one() {
 /// Solves `fixed` and the run-time board of its shape at random positions of `stones`
 /// stones: the same values, node counts and best moves.
 fn compiled_as_runtime<G: Geometry>(fixed: G, stones: u32) -> usize {
-    let run = Board::<G::Word>::new(fixed.width(), fixed.height(), fixed.connect()).unwrap();
+    let run = Shape::<G::Word>::new(fixed.width(), fixed.height(), fixed.connect()).unwrap();
     let start = Connect4::empty(fixed);
     let mut checked = 0;
     for line in late_lines(&start, 3, stones, stones as u64 * 31 + 7) {
@@ -209,7 +209,7 @@ fn compiled_shapes_search_as_their_runtime_boards() {
 #[test]
 fn wide_keys_fold_to_64_bits_apart() {
     // Positions of a 128-bit board that differ only in the high half keep distinct keys.
-    let game = Connect4::empty(Board::<u128>::new(12, 8, 4).unwrap());
+    let game = Connect4::empty(Shape::<u128>::new(12, 8, 4).unwrap());
     let a = game.after("12").unwrap();
     let b = game.after("11").unwrap();
     assert_ne!(game.key(&a.board()), game.key(&b.board()));

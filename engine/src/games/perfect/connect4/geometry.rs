@@ -8,7 +8,7 @@
 //! carries a line from one column into the next, whatever the line's length.
 //!
 //! [`Standard`] is the 7x6 board with four in a row, every figure a constant, so its code is
-//! what a 7x6-only solver's would be. [`Board`] is any other shape, chosen at run time, on a
+//! what a 7x6-only solver's would be. [`Shape`] is any other shape, chosen at run time, on a
 //! `u64` where `W x (H + 1) <= 64` and a `u128` beyond.
 
 use crate::game::{GameError, MoveBuffer, MoveList};
@@ -369,7 +369,7 @@ impl Geometry for Standard {
 
 /// Writes a geometry whose shape is a compile-time constant on the word `$word`: `$name<W, H>`
 /// is the `W x H` board with `K` in a row, every figure folded by the compiler as
-/// [`Standard`]'s are. A run-time [`Board`] pays for its figures in loads, variable shifts and
+/// [`Standard`]'s are. A run-time [`Shape`] pays for its figures in loads, variable shifts and
 /// loops: on 7x6 it took 1.5-2x [`Standard`]'s time (docs/measurements/connect4-sizes.md).
 macro_rules! fixed_geometry {
     ($(#[$doc:meta])* $name:ident, $word:ty) => {
@@ -523,10 +523,10 @@ fixed_geometry!(
     u128
 );
 
-/// Any board, its shape chosen at run time (see the module comment): `Board<u64>` where
-/// `W x (H + 1) <= 64`, `Board<u128>` beyond.
+/// Any board, its shape chosen at run time (see the module comment): `Shape<u64>` where
+/// `W x (H + 1) <= 64`, `Shape<u128>` beyond.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Board<W: Word> {
+pub struct Shape<W: Word> {
     width: u32,
     height: u32,
     connect: u32,
@@ -538,11 +538,11 @@ pub struct Board<W: Word> {
     centre: [u8; MAX_WIDTH],
 }
 
-impl<W: Word> Board<W> {
+impl<W: Word> Shape<W> {
     /// The board of `width` columns and `height` rows where `connect` in a row wins; an error
     /// names the limit broken: both sides at least 4, `connect` from 3 to 6, and
     /// `width x (height + 1)` at most the word's bits.
-    pub fn new(width: u32, height: u32, connect: u32) -> Result<Board<W>, GameError> {
+    pub fn new(width: u32, height: u32, connect: u32) -> Result<Shape<W>, GameError> {
         check_shape(width, height, connect, W::BITS)?;
         let s = height + 1;
         let column = W::ONE.up(height) - W::ONE;
@@ -566,7 +566,7 @@ impl<W: Word> Board<W> {
         for (i, c) in centre_order(width).enumerate() {
             centre[i] = c;
         }
-        Ok(Board {
+        Ok(Shape {
             width,
             height,
             connect,
@@ -605,7 +605,7 @@ pub fn board_bits(width: u32, height: u32) -> u64 {
     u64::from(width) * (u64::from(height) + 1)
 }
 
-/// Checks a board's shape against the limits of a word of `bits` bits (see [`Board::new`]).
+/// Checks a board's shape against the limits of a word of `bits` bits (see [`Shape::new`]).
 pub fn check_shape(width: u32, height: u32, connect: u32, bits: u32) -> Result<(), GameError> {
     if width < MIN_SIDE || height < MIN_SIDE {
         return Err(GameError::new(format!(
@@ -628,7 +628,7 @@ pub fn check_shape(width: u32, height: u32, connect: u32, bits: u32) -> Result<(
     Ok(())
 }
 
-impl<W: Word> Geometry for Board<W> {
+impl<W: Word> Geometry for Shape<W> {
     type Word = W;
     type Moves = W::Moves;
     type PerColumn = W::PerColumn;
@@ -677,7 +677,7 @@ mod tests {
 
     #[test]
     fn the_runtime_7x6_board_is_the_standard_one() {
-        let b = Board::<u64>::new(7, 6, 4).unwrap();
+        let b = Shape::<u64>::new(7, 6, 4).unwrap();
         let s = Standard;
         assert_eq!(b.bottom(), s.bottom());
         assert_eq!(b.board(), s.board());
@@ -695,7 +695,7 @@ mod tests {
 
     /// Checks a fixed geometry against the run-time board of its shape.
     fn same_as_runtime<G: Geometry>(g: G) {
-        let b = Board::<G::Word>::new(g.width(), g.height(), g.connect()).unwrap();
+        let b = Shape::<G::Word>::new(g.width(), g.height(), g.connect()).unwrap();
         assert_eq!(b.bottom(), g.bottom(), "{g:?}");
         assert_eq!(b.board(), g.board(), "{g:?}");
         assert_eq!(b.even_rows(), g.even_rows(), "{g:?}");
@@ -769,27 +769,27 @@ mod tests {
 
     #[test]
     fn shapes_beyond_the_limits_are_refused_in_one_line() {
-        assert!(Board::<u64>::new(8, 7, 4).is_ok());
-        let e = Board::<u64>::new(9, 7, 4).unwrap_err().to_string();
+        assert!(Shape::<u64>::new(8, 7, 4).is_ok());
+        let e = Shape::<u64>::new(9, 7, 4).unwrap_err().to_string();
         assert!(e.contains("72 is more than the 64 bits"), "{e}");
-        assert!(Board::<u128>::new(9, 7, 4).is_ok());
-        assert!(Board::<u128>::new(25, 4, 4).is_ok());
-        assert!(Board::<u128>::new(26, 4, 4).is_err());
-        assert!(Board::<u128>::new(4, 31, 4).is_ok());
-        assert!(Board::<u128>::new(4, 32, 4).is_err());
-        assert!(Board::<u64>::new(3, 6, 4)
+        assert!(Shape::<u128>::new(9, 7, 4).is_ok());
+        assert!(Shape::<u128>::new(25, 4, 4).is_ok());
+        assert!(Shape::<u128>::new(26, 4, 4).is_err());
+        assert!(Shape::<u128>::new(4, 31, 4).is_ok());
+        assert!(Shape::<u128>::new(4, 32, 4).is_err());
+        assert!(Shape::<u64>::new(3, 6, 4)
             .unwrap_err()
             .to_string()
             .contains("at least 4"));
-        assert!(Board::<u64>::new(7, 6, 7)
+        assert!(Shape::<u64>::new(7, 6, 7)
             .unwrap_err()
             .to_string()
             .contains("3 to 6"));
-        assert!(Board::<u64>::new(7, 6, 2).is_err());
+        assert!(Shape::<u64>::new(7, 6, 2).is_err());
     }
 
     /// Brute force: does `p` hold `k` in a row on the board `b`?
-    fn brute_line<W: Word>(b: &Board<W>, p: W, k: u32) -> bool {
+    fn brute_line<W: Word>(b: &Shape<W>, p: W, k: u32) -> bool {
         let (w, h) = (b.width() as i32, b.height() as i32);
         let at = |c: i32, r: i32| {
             c >= 0 && c < w && r >= 0 && r < h && p & W::bit((c * (h + 1) + r) as u32) != W::ZERO
@@ -806,7 +806,7 @@ mod tests {
         false
     }
 
-    fn random_check<W: Word>(b: Board<W>, seed: u64) {
+    fn random_check<W: Word>(b: Shape<W>, seed: u64) {
         let mut x = seed;
         for _ in 0..400 {
             x = crate::rng::splitmix64(x);
@@ -860,13 +860,13 @@ mod tests {
             (4, 12, 4),
         ] {
             random_check(
-                Board::<u64>::new(w, h, k).unwrap(),
+                Shape::<u64>::new(w, h, k).unwrap(),
                 (w * 100 + h * 10 + k) as u64,
             );
         }
         for (w, h, k) in [(9, 7, 4), (25, 4, 3), (4, 31, 6), (11, 9, 5), (8, 14, 4)] {
             random_check(
-                Board::<u128>::new(w, h, k).unwrap(),
+                Shape::<u128>::new(w, h, k).unwrap(),
                 (w * 100 + h * 10 + k) as u64,
             );
         }

@@ -14,7 +14,7 @@
 pub mod geometry;
 mod knowledge;
 
-pub use geometry::{Board, Fixed128, Fixed64, Geometry, Standard, Word};
+pub use geometry::{Fixed128, Fixed64, Geometry, Shape, Standard, Word};
 pub use knowledge::{Connect4Knowledge, Connect4Scratch};
 
 use crate::game::{quote, Game, GameError, MoveBuffer, Notation, Player, Value};
@@ -592,7 +592,7 @@ mod tests {
         assert!(e.starts_with("line 2: bad board header"), "{e}");
         assert!(suite_shape("# board 8x6/five\n").is_err());
         // The lines are read on the set's board: a column 8 is fine on 8x6.
-        let start = Connect4::empty(Board::<u64>::new(8, 6, 4).unwrap());
+        let start = Connect4::empty(Shape::<u64>::new(8, 6, 4).unwrap());
         let set = parse_suite_on("# board 8x6\n81 0\n10 0\n", &start);
         let e = set.unwrap_err().to_string();
         assert!(e.starts_with("line 3: bad move '0'"), "{e}");
@@ -620,7 +620,7 @@ mod tests {
             Connect4::from_moves("4,4,5,3").unwrap().board(),
             Connect4::from_moves("4453").unwrap().board()
         );
-        let wide = Connect4::empty(Board::<u128>::new(12, 6, 4).unwrap());
+        let wide = Connect4::empty(Shape::<u128>::new(12, 6, 4).unwrap());
         assert!(wide.after("12,1,10").is_ok());
         assert!(wide.after("13").is_err());
         let e = wide.after("1,x").unwrap_err().to_string();
@@ -645,7 +645,7 @@ mod tests {
         assert_eq!(g.end_move(&pos, 1), Some(41));
         assert_eq!(g.end_move(&pos, 0), None);
         assert_eq!(g.explain_value(&pos, 1), "win with its 21st stone");
-        let g = Connect4::empty(Board::<u64>::new(5, 4, 4).unwrap());
+        let g = Connect4::empty(Shape::<u64>::new(5, 4, 4).unwrap());
         assert_eq!(
             g.explain_value(&g.board(), -1),
             "loss on move 20: the opponent's 10th stone wins"
@@ -717,11 +717,11 @@ mod tests {
         // those computed from scratch (for the mirror image too).
         assert!(random_games(&Connect4::new(), 300, 1) > 100_000);
         for (w, h, k) in [(4, 4, 3), (5, 4, 4), (8, 7, 4), (6, 5, 5)] {
-            let game = Connect4::empty(Board::<u64>::new(w, h, k).unwrap());
+            let game = Connect4::empty(Shape::<u64>::new(w, h, k).unwrap());
             assert!(random_games(&game, 60, w as u64) > 1000);
         }
         for (w, h, k) in [(9, 7, 4), (12, 8, 6), (4, 20, 4)] {
-            let game = Connect4::empty(Board::<u128>::new(w, h, k).unwrap());
+            let game = Connect4::empty(Shape::<u128>::new(w, h, k).unwrap());
             assert!(random_games(&game, 20, w as u64) > 1000);
         }
     }

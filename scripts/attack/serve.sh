@@ -1,7 +1,7 @@
 # `cutoff serve`'s command line where it cannot listen (sourced by scripts/attack.sh, in its
 # shell and scratch folder). Each must end at once with one error line; the warning about a
 # non-loopback address comes only once the server listens. What clients send is attacked
-# over sockets instead: cli/tests/serve_hostile.rs and scripts/soak.py.
+# over sockets instead: cli/tests/integration/serve_hostile.rs and scripts/soak.py.
 
 # An address of no interface here (TEST-NET-3), IPv6 included.
 attack "serve --host on no interface" $n serve --host 203.0.113.7 --port 0

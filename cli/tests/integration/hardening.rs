@@ -5,7 +5,7 @@
 
 #![cfg(unix)]
 
-mod support;
+use crate::support;
 
 use std::os::unix::process::ExitStatusExt;
 use std::path::PathBuf;

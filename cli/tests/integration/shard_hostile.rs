@@ -7,7 +7,7 @@
 //! same tests run against an older binary (`CUTOFF_TEST_BIN=path cargo test --test
 //! shard_hostile`) to show what it accepted.
 
-mod support;
+use crate::support;
 
 use cutoff_cli::shard::digest;
 use serde_json::{json, Value as Json};

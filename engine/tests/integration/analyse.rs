@@ -66,7 +66,7 @@ fn tic_tac_toe_moves_match_brute_force_minimax() {
 
 #[test]
 fn connect4_best_move_reaches_the_published_score_serial_and_parallel() {
-    let text = include_str!("../../positions/connect4/end-easy.txt");
+    let text = include_str!("../../../positions/connect4/end-easy.txt");
     let lines = parse_suite(text).unwrap();
     for line in lines.iter().step_by(97).take(8) {
         let game = &line.game;

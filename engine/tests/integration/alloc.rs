@@ -10,7 +10,7 @@ use cutoff::games::perfect::tictactoe::TicTacToe;
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game};
 
-mod common;
+use crate::common;
 use common::counting::counted;
 
 #[test]

@@ -671,9 +671,9 @@ fn strategies_are_distributions() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// No allocation per iteration (the counting allocator of `tests/common/counting.rs`).
+// No allocation per iteration (the counting allocator of `tests/integration/common/counting.rs`).
 
-mod common;
+use crate::common;
 use common::counting::counted;
 
 #[test]

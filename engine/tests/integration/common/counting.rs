@@ -1,5 +1,5 @@
-//! A counting global allocator for the tests that check "no allocation": a test file that
-//! declares `mod common;` installs it for its whole binary.
+//! A counting global allocator for the tests that check "no allocation": `mod common;` in
+//! the test binary's `main.rs` installs it for the whole binary.
 //!
 //! The counter is per thread (the test harness runs other tests on other threads at the same
 //! time) and lives in a `const`-initialised thread-local `Cell`, so counting never allocates.

@@ -58,6 +58,7 @@ fn lines(text: &str) -> Vec<(String, Value)> {
 }
 
 #[test]
+#[ignore = "slow (20 s on two cores): CI runs it, with --include-ignored"]
 fn a_built_book_agrees_with_analyse_and_makes_analyse_search_nothing() {
     let dir = std::env::temp_dir().join(format!("cutoff-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -126,6 +127,7 @@ fn a_built_book_agrees_with_analyse_and_makes_analyse_search_nothing() {
 }
 
 #[test]
+#[ignore = "slow (25 s on two cores): CI runs it, with --include-ignored"]
 fn the_builtin_book_holds_every_position_of_four_stones_and_is_consistent() {
     let text = book::CONNECT4;
     let book = Book::parse(text).expect("the built-in book reads");

@@ -40,7 +40,7 @@ pub fn shown_path(path: &str) -> String {
 }
 
 /// [`shown_path`] of a path.
-fn shown(path: &Path) -> String {
+pub(crate) fn shown(path: &Path) -> String {
     shown_path(&path.to_string_lossy())
 }
 
@@ -397,26 +397,35 @@ fn target(path: &Path) -> Result<(PathBuf, Target), FileError> {
             };
             continue;
         }
-        if kind.is_file() {
-            return Ok((at, Target::Regular(meta.permissions())));
-        }
-        if kind.is_dir() {
-            return Err(FileError::IsFolder {
-                path: path.to_path_buf(),
-            });
-        }
-        return Err(FileError::NotRegularTarget {
-            path: path.to_path_buf(),
-            kind: kind_name(&kind),
-        });
+        refuse_unless_regular(path, &kind)?;
+        return Ok((at, Target::Regular(meta.permissions())));
     }
     Err(write(std::io::Error::other(
         "too many levels of symbolic links",
     )))
 }
 
-/// A file that is neither regular, a folder nor a link, as a message names it.
+/// `Ok` if `kind`, what stands at `path`, is a regular file; else the refusal that names it.
+fn refuse_unless_regular(path: &Path, kind: &std::fs::FileType) -> Result<(), FileError> {
+    if kind.is_file() {
+        return Ok(());
+    }
+    let path = path.to_path_buf();
+    Err(if kind.is_dir() {
+        FileError::IsFolder { path }
+    } else {
+        FileError::NotRegularTarget {
+            path,
+            kind: kind_name(kind),
+        }
+    })
+}
+
+/// A file that is not regular nor a folder, as a message names it.
 fn kind_name(kind: &std::fs::FileType) -> &'static str {
+    if kind.is_symlink() {
+        return "a symbolic link";
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -603,13 +612,7 @@ fn open_for_writing(path: &Path, truncate: bool) -> Result<std::fs::File, FileEr
         opts.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW);
     }
     let file = opts.open(&at).map_err(failed)?;
-    let meta = file.metadata().map_err(failed)?;
-    if !meta.is_file() {
-        return Err(FileError::NotRegularTarget {
-            path: path.to_path_buf(),
-            kind: kind_name(&meta.file_type()),
-        });
-    }
+    refuse_unless_regular(path, &file.metadata().map_err(failed)?.file_type())?;
     if truncate {
         // Emptied only once it is known to be a regular file.
         file.set_len(0).map_err(failed)?;
@@ -625,22 +628,7 @@ pub fn rename_aside(from: &Path, to: &Path) -> Result<(), FileError> {
         source,
     };
     match std::fs::symlink_metadata(to) {
-        Ok(m) if m.is_file() => {}
-        Ok(m) if m.is_dir() => {
-            return Err(FileError::IsFolder {
-                path: to.to_path_buf(),
-            })
-        }
-        Ok(m) => {
-            return Err(FileError::NotRegularTarget {
-                path: to.to_path_buf(),
-                kind: if m.file_type().is_symlink() {
-                    "a symbolic link"
-                } else {
-                    kind_name(&m.file_type())
-                },
-            })
-        }
+        Ok(m) => refuse_unless_regular(to, &m.file_type())?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(failed(e)),
     }

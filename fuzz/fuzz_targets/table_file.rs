@@ -10,9 +10,9 @@
 
 use cutoff::tt::file::{load, merge};
 use cutoff::tt::TranspositionTable;
-use cutoff_fuzz::{check_message, STRICT};
+use cutoff_fuzz::{check_message, mkfifo, STRICT};
 use libfuzzer_sys::fuzz_target;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// A fresh folder for one input.
 fn scratch() -> PathBuf {
@@ -20,12 +20,6 @@ fn scratch() -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn mkfifo(path: &Path) {
-    let c = std::ffi::CString::new(path.to_str().unwrap()).unwrap();
-    // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -10,8 +10,10 @@
 //! every error is one short printable line.
 #![no_main]
 
-use cutoff::files::{check_writable, create_truncated, open_append, write_atomic, write_atomic_with};
-use cutoff_fuzz::{check_message, STRICT};
+use cutoff::files::{
+    check_writable, create_truncated, open_append, write_atomic, write_atomic_with,
+};
+use cutoff_fuzz::{check_message, mkfifo, STRICT};
 use libfuzzer_sys::fuzz_target;
 use std::fs::FileType;
 use std::io::Write;
@@ -29,15 +31,16 @@ fn cstr(path: &Path) -> std::ffi::CString {
     std::ffi::CString::new(path.to_str().unwrap()).unwrap()
 }
 
-fn mkfifo(path: &Path) {
-    // SAFETY: the path is a valid NUL-terminated string for the duration of the call.
-    assert_eq!(unsafe { libc::mkfifo(cstr(path).as_ptr(), 0o600) }, 0);
-}
-
 /// A device node like /dev/null's in the scratch folder; false where mknod is not allowed.
 fn mknod(path: &Path) -> bool {
     // SAFETY: the path is a valid NUL-terminated string for the duration of the call.
-    unsafe { libc::mknod(cstr(path).as_ptr(), libc::S_IFCHR | 0o600, libc::makedev(1, 3)) == 0 }
+    unsafe {
+        libc::mknod(
+            cstr(path).as_ptr(),
+            libc::S_IFCHR | 0o600,
+            libc::makedev(1, 3),
+        ) == 0
+    }
 }
 
 /// What a name's type is, to compare before and after.
@@ -64,7 +67,11 @@ fuzz_target!(|data: &[u8]| {
     let dir = scratch();
     let name = dir.join("out");
     let real = dir.join("real");
-    let old: Vec<u8> = body.iter().take(usize::from(*old_len) % 64).copied().collect();
+    let old: Vec<u8> = body
+        .iter()
+        .take(usize::from(*old_len) % 64)
+        .copied()
+        .collect();
     let new = &body[old.len()..];
     let _listener;
     // Where the bytes land if the write goes through: the name, or a link's target.
@@ -155,7 +162,13 @@ fuzz_target!(|data: &[u8]| {
             let got = std::fs::read(at).unwrap_or_default();
             let had_old = layout % 12 == 1 || layout % 12 == 2 || layout % 12 == 4;
             let want: Vec<u8> = match op % 5 {
-                0 => if had_old { old.clone() } else { Vec::new() },
+                0 => {
+                    if had_old {
+                        old.clone()
+                    } else {
+                        Vec::new()
+                    }
+                }
                 1 | 4 => new.to_vec(),
                 3 => {
                     let mut v = if had_old { old.clone() } else { Vec::new() };
@@ -173,7 +186,11 @@ fuzz_target!(|data: &[u8]| {
             check_message("files", &e.to_string(), STRICT);
             if let Some(at) = &landing {
                 if layout % 12 == 1 || layout % 12 == 2 || layout % 12 == 4 {
-                    assert_eq!(std::fs::read(at).unwrap(), old, "a failed write changed the file");
+                    assert_eq!(
+                        std::fs::read(at).unwrap(),
+                        old,
+                        "a failed write changed the file"
+                    );
                 }
             }
         }
@@ -187,7 +204,10 @@ fn listing(dir: &Path) -> Vec<(String, &'static str)> {
         .unwrap()
         .map(|e| {
             let e = e.unwrap();
-            (e.file_name().to_string_lossy().into_owned(), kind(e.file_type().unwrap()))
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                kind(e.file_type().unwrap()),
+            )
         })
         .collect();
     v.sort();

@@ -51,3 +51,11 @@ pub fn check_message(what: &str, msg: &str, rules: MessageRules) {
 pub fn message_faults(msg: &str) -> (bool, bool) {
     (msg.len() > MAX_MESSAGE, msg.chars().any(char::is_control))
 }
+
+/// Makes a FIFO at `path`, for the targets that put one where a file is read or written.
+#[cfg(unix)]
+pub fn mkfifo(path: &std::path::Path) {
+    let c = std::ffi::CString::new(path.to_str().expect("a UTF-8 path")).expect("no NUL");
+    // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+}

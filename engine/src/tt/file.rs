@@ -23,7 +23,7 @@
 //! are dropped and counted ([`Recorder::finish`]), which costs only a later re-search.
 
 use super::{Bound, Entry, TranspositionTable, TtStats};
-use crate::files::{FileError, Lines};
+use crate::files::{shown, FileError, Lines};
 use crossbeam::channel::{bounded, Receiver, Sender, TrySendError};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Write};
@@ -81,11 +81,6 @@ pub enum TableFileError {
         /// What is wrong with it.
         what: String,
     },
-}
-
-/// `path` fit to quote in a message: a file's name is untrusted text too.
-fn shown(path: &Path) -> String {
-    crate::files::shown_path(&path.to_string_lossy())
 }
 
 /// What [`load`] read.

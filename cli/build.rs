@@ -7,9 +7,11 @@ use std::process::Command;
 
 /// What the binary is built from, relative to this package: a change here makes the build
 /// dirty, and makes cargo run this script again.
-const SOURCES: [&str; 6] = [
+const SOURCES: [&str; 8] = [
     "../engine/src",
     "../engine/Cargo.toml",
+    "../app/src",
+    "../app/Cargo.toml",
     "src",
     "build.rs",
     "Cargo.toml",

@@ -125,7 +125,7 @@ fn main() -> ExitCode {
             // characters whatever it quotes. Not eprintln!: where SIGPIPE is ignored (the
             // server), a closed standard error would make it panic.
             use std::io::Write;
-            let line = cutoff_cli::message::error_line(&format!("error: {e}"));
+            let line = cutoff_app::message::error_line(&format!("error: {e}"));
             let _ = writeln!(std::io::stderr(), "{line}");
             if cutoff_cli::interrupt::interrupted() {
                 return ExitCode::from(cutoff_cli::interrupt::exit_status());

@@ -3,7 +3,7 @@
 //!
 //! [`Trace`] is a generic [`Observer`] that stores the search's events in order. The command
 //! line's `tree --trace` turns a trace of a hand-written tree into the textbook walk-through
-//! (`cutoff_cli::walk`).
+//! (`cutoff_app::walk`).
 
 use crate::game::{Game, Value};
 use crate::search::Observer;

@@ -1,4 +1,4 @@
-//! Opening books as `cutoff analyse --book FILE` reads them (`cutoff_cli::book::read`: the
+//! Opening books as `cutoff analyse --book FILE` reads them (`cutoff_app::book::read`: the
 //! parse and every check, then the game named on the command line), and the lookups analyse
 //! and the server make in an accepted one (`Book::value` for every move of a position,
 //! `Book::best`) at the positions the input's own lines name and the empty board. Nothing may
@@ -11,7 +11,7 @@
 
 use cutoff::games::perfect::connect4::Connect4;
 use cutoff::{Game, MoveBuffer, Value};
-use cutoff_cli::book::{read, Book};
+use cutoff_app::book::{read, Book};
 use cutoff_fuzz::{check_message, text, STRICT};
 use libfuzzer_sys::fuzz_target;
 

@@ -1,4 +1,4 @@
-//! CFR solver states through `cutoff cfr --resume` (`cutoff_cli::cmd::cfr::resume`, the
+//! CFR solver states through `cutoff cfr --resume` (`cutoff_app::commands::cfr::resume`, the
 //! command's own steps): a state file read, checked, resumed for a few iterations and
 //! reported. Nothing may panic; an accepted state must give finite figures, an average
 //! strategy that is a distribution at every information set, and a saved state that is
@@ -16,7 +16,7 @@
 use cutoff::cfr::state::CfrState;
 use cutoff::cfr::{Cfr, ExtensiveTree, Variant};
 use cutoff::games::imperfect::{kuhn::Kuhn, leduc::Leduc};
-use cutoff_cli::cmd::cfr::resume;
+use cutoff_app::commands::cfr::resume;
 use cutoff_fuzz::{check_message, STRICT};
 use libfuzzer_sys::fuzz_target;
 use std::sync::OnceLock;
@@ -243,7 +243,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => check_message(
             "cfr::resume",
-            &cutoff_cli::message::error_line(&format!("error: {e}")),
+            &cutoff_app::message::error_line(&format!("error: {e}")),
             STRICT,
         ),
     }

@@ -1,10 +1,10 @@
-//! The control-game judge format: `cutoff_cli::judge::control`. The answers come one per
+//! The control-game judge format: `cutoff_app::judge::control`. The answers come one per
 //! announced board. Inputs over 1,100 bytes are skipped: the judge solves every board it
 //! reads, and a sparse random graph of 50 or more vertices can take minutes (the game is
 //! PSPACE-complete); 1,100 bytes hold at most a 32-vertex matrix, solved in milliseconds.
 #![no_main]
 
-use cutoff_cli::judge::control;
+use cutoff_app::judge::control;
 use cutoff_fuzz::{check_message, text, STRICT};
 use libfuzzer_sys::fuzz_target;
 

@@ -1,8 +1,8 @@
-//! The URAL 1195 judge format: `cutoff_cli::judge::ural1195`. An accepted board gives one of
+//! The URAL 1195 judge format: `cutoff_app::judge::ural1195`. An accepted board gives one of
 //! the three answers, and the same board written back (rows of `X`, `O`, `#`) gives the same.
 #![no_main]
 
-use cutoff_cli::judge::ural1195;
+use cutoff_app::judge::ural1195;
 use cutoff_fuzz::{check_message, text, STRICT};
 use libfuzzer_sys::fuzz_target;
 

@@ -15,16 +15,16 @@
 //! each run short.
 #![no_main]
 
-use cutoff_cli::cmd::merge::{self, Merge};
-use cutoff_cli::cmd::plan;
-use cutoff_cli::shard::{self, Split, RESULT_VERSION};
+use cutoff_app::commands::merge::{self, Merge};
+use cutoff_app::commands::plan;
+use cutoff_app::shard::{self, Split, RESULT_VERSION};
 use cutoff_fuzz::{check_message, STRICT};
 use libfuzzer_sys::fuzz_target;
 
 fn check_error(what: &str, e: &dyn std::fmt::Display) {
     check_message(
         what,
-        &cutoff_cli::message::error_line(&format!("error: {e}")),
+        &cutoff_app::message::error_line(&format!("error: {e}")),
         STRICT,
     );
 }

@@ -12,7 +12,7 @@ use cutoff::games::perfect::random_tree::{Order, RandomTree};
 use cutoff::games::perfect::takeaway::TakeAway;
 use cutoff::games::perfect::tree::Tree;
 use cutoff::{MoveBuffer, Notation, Player};
-use cutoff_cli::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
+use cutoff_app::position::{AnyGame, Describe, GameOptions, GameKind, GameVisitor};
 use cutoff_fuzz::{check_message, text, MessageRules, STRICT};
 use libfuzzer_sys::fuzz_target;
 
@@ -155,7 +155,7 @@ fuzz_target!(|data: &[u8]| {
             exercise(&g, &mut input, STRICT)
         }
         // Every other game at its start: a new game that needs a position needs its arm above.
-        _ => match AnyGame::parse(&GameArgs::new(kind, None)) {
+        _ => match AnyGame::parse(&GameOptions::new(kind, None)) {
             Ok(game) => game.visit(Exercise(&mut input)),
             Err(e) => panic!("{kind} has no start position: give it an arm in parse_move ({e})"),
         },

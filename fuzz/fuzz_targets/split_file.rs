@@ -1,4 +1,4 @@
-//! Split files (`cutoff_cli::shard::Split::parse`, the check every command that reads one
+//! Split files (`cutoff_app::shard::Split::parse`, the check every command that reads one
 //! runs: the header's limits, each line's fields, every path replayed on the game), and what
 //! merge and plan do with an accepted one's `known` intervals. Nothing may panic; an
 //! accepted file's lines are numbered in order and in range, its tree of paths has a node
@@ -7,7 +7,7 @@
 //! results.
 #![no_main]
 
-use cutoff_cli::shard::{self, Split};
+use cutoff_app::shard::{self, Split};
 use cutoff_fuzz::{check_message, STRICT};
 use libfuzzer_sys::fuzz_target;
 
@@ -35,7 +35,7 @@ fuzz_target!(|data: &[u8]| {
         }
         Err(e) => check_message(
             "shard::Split::parse",
-            &cutoff_cli::message::error_line(&format!("error: {e}")),
+            &cutoff_app::message::error_line(&format!("error: {e}")),
             STRICT,
         ),
     }

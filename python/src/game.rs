@@ -15,7 +15,7 @@ use cutoff::game::NO_CODE;
 use cutoff::knowledge::NoKnowledge;
 use cutoff::solver::{Progress, Snapshot, SolveError, Solver, Stop, Verdict};
 use cutoff::{Algorithm, Game, MoveBuffer, MoveList, Player, Value, INF};
-use cutoff_cli::progress::{watch, Display, Shows};
+use cutoff_app::progress::{watch, Display, Shows};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use std::str::FromStr;

@@ -17,8 +17,10 @@ mod game;
 
 use clap::Parser;
 use cutoff::solver::Snapshot;
-use cutoff_cli::cmd::{self, CliError, Control, Outcome};
-use cutoff_cli::progress::Display;
+use cutoff_app::commands;
+use cutoff_app::progress::Display;
+use cutoff_app::{AppError, Control, Outcome, Spelling};
+use cutoff_cli::cmd;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -216,18 +218,18 @@ fn run(
             .as_ref()
             .map(|_| &on_point as &(dyn Fn(u64, f64) + Sync)),
     };
-    let work: Box<dyn FnOnce() -> Result<Outcome, CliError> + Send + '_> = match command {
+    let work: Box<dyn FnOnce() -> Result<Outcome, AppError> + Send + '_> = match command {
         "solve" => {
             let a = SolveArgs::try_parse_from(&argv).map_err(usage_error)?;
-            Box::new(move || cmd::solve::compute(&a.args, control))
+            Box::new(move || commands::solve::compute(&a.args.options(), control))
         }
         "analyse" => {
             let a = AnalyseArgs::try_parse_from(&argv).map_err(usage_error)?;
-            Box::new(move || cmd::analyse::compute(&a.args, control))
+            Box::new(move || commands::analyse::compute(&a.args.options(), control))
         }
         "cfr" => {
             let a = CfrArgs::try_parse_from(&argv).map_err(usage_error)?;
-            Box::new(move || cmd::cfr::compute(&a.args, control))
+            Box::new(move || commands::cfr::compute(&a.args.options(), control))
         }
         other => {
             return Err(PyValueError::new_err(format!(
@@ -243,22 +245,22 @@ fn run(
     match (out, signal) {
         (Ok(o), None) => match o.after {
             // Stopped by nothing this call raised: the report stands, with its message.
-            Some(e) => Err(Error::new_err(e.to_string())),
+            Some(e) => Err(Error::new_err(e.message(Spelling::Flag))),
             None => Ok(("ok".into(), Some(o.json), Some(o.text), None)),
         },
         (Ok(o), Some(_)) => {
             let msg = o
                 .after
-                .map_or_else(|| "interrupted".to_string(), |e| e.to_string());
+                .map_or_else(|| "interrupted".to_string(), |e| e.message(Spelling::Flag));
             interrupted(Some(o.json), msg)
         }
-        (Err(e), Some(_)) if matches!(e, CliError::Interrupted { .. }) => {
-            interrupted(None, e.to_string())
+        (Err(e), Some(_)) if matches!(e, AppError::Interrupted { .. }) => {
+            interrupted(None, e.message(Spelling::Flag))
         }
         (Err(_), Some(signal)) => Err(signal),
         (Err(e), None) => Err(match e {
-            CliError::Pool(_) => PyRuntimeError::new_err(e.to_string()),
-            e => Error::new_err(e.to_string()),
+            AppError::Pool(_) => PyRuntimeError::new_err(e.message(Spelling::Flag)),
+            e => Error::new_err(e.message(Spelling::Flag)),
         }),
     }
 }

@@ -1,4 +1,4 @@
-//! The JSON API of `cutoff serve` (`cutoff_cli::api`) compiled to WebAssembly, so that the
+//! The JSON API of `cutoff serve` (`cutoff_app::api`) compiled to WebAssembly, so that the
 //! same page plays and analyses Connect Four and tic-tac-toe, and steps through alpha-beta,
 //! with no server: `scripts/web/build.sh` builds this crate for `wasm32-unknown-unknown`,
 //! runs `wasm-bindgen --target web` on it and writes a static folder (the server's page,
@@ -9,7 +9,7 @@
 //! thread (WebAssembly here has no threads), with no time limit: a page stops a search by
 //! ending its worker. Long and parallel analyses stay with `cutoff serve`.
 
-use cutoff_cli::api::{self, Analysis, Failure, Solve, Trace, BODY_LIMIT};
+use cutoff_app::api::{self, Analysis, Failure, Solve, Trace, BODY_LIMIT};
 use std::sync::atomic::AtomicBool;
 use wasm_bindgen::prelude::wasm_bindgen;
 

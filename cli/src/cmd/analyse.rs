@@ -1,11 +1,8 @@
-//! `cutoff analyse GAME [POSITION]`: the exact value of every legal move, as the front ends of
-//! the strong Connect Four solvers show the seven column scores.
+//! `cutoff analyse`: its arguments, converted into
+//! [`cutoff_app::commands::analyse`]'s options, and its printing.
 
-use super::{CliError, CliResult, Control, Outcome};
-use crate::analysis::{report, AnalyseJson, Engine};
-use crate::output::{move_table, with_words};
-use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
-use cutoff::Value;
+use crate::args::GameArgs;
+use cutoff_app::commands::analyse;
 
 /// Arguments of `cutoff analyse`.
 #[derive(clap::Args)]
@@ -33,110 +30,22 @@ pub struct Args {
     pub book: Option<String>,
 }
 
+impl Args {
+    /// The options these arguments ask for.
+    pub fn options(&self) -> analyse::Options {
+        analyse::Options {
+            game: self.game.options(),
+            tt_mb: self.tt_mb,
+            threads: self.threads,
+            book: self.book.clone(),
+        }
+    }
+}
+
 /// Runs `cutoff analyse`.
-pub fn run(args: &Args) -> CliResult {
-    compute(args, Control::command(true, None))?.print(args.json)
-}
-
-/// What `cutoff analyse` finds, under `control` (its stop flag), before it is printed.
-pub fn compute(args: &Args, control: Control<'_>) -> Result<Outcome, CliError> {
-    if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(CliError::TableSize(args.tt_mb));
-    }
-    let threads = super::threads(args.threads)?;
-    let game = AnyGame::parse(&args.game)?;
-    let scale = game.scale();
-    game.visit(Analyse {
-        args,
-        control,
-        threads,
-        scale,
-    })
-}
-
-/// `analyse` for one game.
-struct Analyse<'a> {
-    args: &'a Args,
-    control: Control<'a>,
-    threads: usize,
-    scale: Value,
-}
-
-impl GameVisitor for Analyse<'_> {
-    type Output = Result<Outcome, CliError>;
-
-    fn visit<G: Describe>(self, game: &G) -> Self::Output {
-        let pos = game.initial();
-        let tt = super::table(self.args.tt_mb)?;
-        let pool = Engine::pool(self.threads)?;
-        let book = match self.args.book.as_deref() {
-            None => None,
-            Some(spec) => {
-                if spec == crate::book::BUILTIN && std::path::Path::new(spec).exists() {
-                    // The word wins over the file: say so, the file is one `./` away.
-                    eprintln!(
-                        "cutoff analyse: --book builtin is the book in the binary; \
-                         write --book ./builtin for the file of that name"
-                    );
-                }
-                Some(crate::book::load(
-                    spec,
-                    game.name(),
-                    game.board().as_deref(),
-                )?)
-            }
-        };
-        let engine = Engine {
-            book: book.as_ref(),
-            ..Engine::new(
-                &tt,
-                pool.as_ref(),
-                self.args.threads.is_none(),
-                self.control.stop,
-            )
-        };
-        let report = report(
-            game,
-            &pos,
-            &engine,
-            self.args.game.position.clone(),
-            self.scale,
-        )
-        .map_err(|nodes| CliError::Interrupted {
-            nodes,
-            before: Some("every move was scored".into()),
-        })?;
-        Ok(Outcome {
-            text: text_report(game, &pos, &report),
-            json: serde_json::to_string(&report).map_err(CliError::Json)?,
-            after: None,
-        })
-    }
-}
-
-/// The text report: the position, a table of the moves and the totals.
-fn text_report<G: Describe>(game: &G, pos: &G::Pos, r: &AnalyseJson) -> String {
-    let mut s = String::new();
-    s.push_str(&format!("game:      {}\n", r.game));
-    s.push_str(&format!("position:  {}\n", game.describe(pos)));
-    if r.terminal {
-        s.push_str(&format!(
-            "terminal position: no moves; value {}\n",
-            with_words(r.value, &r.explain)
-        ));
-        return s;
-    }
-    s.push_str(&format!(
-        "scores for {}, the side to move:\n",
-        game.to_move_name(pos)
-    ));
-    s.push_str(&move_table(&r.moves));
-    s.push_str(&format!("value:     {}\n", with_words(r.value, &r.explain)));
-    s.push_str(&format!(
-        "best move: {}\n",
-        r.best_move.as_deref().unwrap_or("none")
-    ));
-    s.push_str(&format!("nodes:     {}\n", r.nodes));
-    s.push_str(&format!("time:      {:.3} ms\n", r.time_ms));
-    s
+pub fn run(args: &Args) -> super::CliResult {
+    super::print(
+        analyse::compute(&args.options(), super::control(true, None))?,
+        args.json,
+    )
 }

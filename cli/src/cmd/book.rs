@@ -1,11 +1,8 @@
-//! `cutoff book GAME [POSITION] --plies N --out FILE`: writes an opening book, the exact value
-//! of every position up to N plies below the position (see `crate::book`).
+//! `cutoff book`: its arguments, converted into
+//! [`cutoff_app::commands::book`]'s options, and its printing.
 
-use super::{CliError, CliResult};
-use crate::analysis::Engine;
-use crate::games::GameKind;
-use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
-use cutoff::games::perfect::connect4::geometry::board_bits;
+use crate::args::GameArgs;
+use cutoff_app::commands::book;
 
 /// Arguments of `cutoff book`.
 #[derive(clap::Args)]
@@ -30,103 +27,20 @@ pub struct Args {
     pub threads: Option<usize>,
 }
 
-/// The deepest book `cutoff book` makes: 8 plies of Connect Four are 184,275 positions.
-const MAX_PLIES: usize = 8;
+impl Args {
+    /// The options these arguments ask for.
+    pub fn options(&self) -> book::Options {
+        book::Options {
+            game: self.game.options(),
+            plies: self.plies,
+            out: self.out.clone(),
+            tt_mb: self.tt_mb,
+            threads: self.threads,
+        }
+    }
+}
 
 /// Runs `cutoff book`.
-pub fn run(args: &Args) -> CliResult {
-    if args.plies > MAX_PLIES {
-        return Err(CliError::invalid(format!(
-            "--plies must be at most {MAX_PLIES}, got {}",
-            args.plies
-        )));
-    }
-    super::table_mib(args.tt_mb)?;
-    let threads = super::threads(args.threads)?;
-    let game = AnyGame::parse(&args.game)?;
-    let (w, h, k) = args.game.shape.shape();
-    let bits = board_bits(w, h);
-    if args.game.game == GameKind::Connect4 && bits > 64 {
-        return Err(CliError::invalid(format!(
-            "opening books are for boards of at most 64 bits, whose table key is the position \
-             itself: the {} board takes {}",
-            crate::position::shape_name((w, h, k)),
-            bits
-        )));
-    }
-    game.visit(Build { args, threads })
-}
-
-/// `book` for one game.
-struct Build<'a> {
-    args: &'a Args,
-    threads: usize,
-}
-
-impl GameVisitor for Build<'_> {
-    type Output = CliResult;
-
-    fn visit<G: Describe>(self, game: &G) -> CliResult {
-        let args = self.args;
-        let tt = super::table(args.tt_mb)?;
-        let pool = Engine::pool(self.threads)?;
-        let engine = Engine::new(
-            &tt,
-            pool.as_ref(),
-            args.threads.is_none(),
-            crate::interrupt::install(),
-        );
-        let from = args.game.position.as_deref();
-        // What the header quotes from the command line is kept to one printable line: a
-        // newline in a name would end the comment and let the rest be read as book lines.
-        let shown_from = from.map(crate::files::one_line);
-        let shape = &args.game.shape;
-        let command = format!(
-            "cutoff book {}{}{}{} --plies {} --out {}",
-            game.name(),
-            shown_from
-                .as_ref()
-                .map_or(String::new(), |p| format!(" {p}")),
-            shape
-                .board
-                .map_or(String::new(), |(w, h)| format!(" --board {w}x{h}")),
-            shape
-                .connect
-                .map_or(String::new(), |k| format!(" --connect {k}")),
-            args.plies,
-            crate::files::one_line(&args.out)
-        );
-        let header = format!(
-            "# An opening book: the exact value, from the side to move, of every position up to\n\
-             # {} plies below {}, positions that end the game left out. Those {} plies deep\n\
-             # were solved exactly, the others valued by negamax over their children.\n\
-             # Made by: {command}\n",
-            args.plies,
-            shown_from.map_or("the start".to_string(), |p| format!("`{p}`")),
-            args.plies,
-        );
-        // A book takes minutes: a path it cannot be written to is an error before, not after.
-        let out = std::path::Path::new(&args.out);
-        crate::files::check_writable(out)?;
-        let start = std::time::Instant::now();
-        // Progress only to a person watching: a log keeps to the result line.
-        let watched = std::io::IsTerminal::is_terminal(&std::io::stderr());
-        let text = crate::book::build(game, from, args.plies, &engine, &header, |i, n| {
-            if watched && i % 20 == 0 {
-                eprintln!(
-                    "cutoff book: solving {} of {n} ({:.0} s)",
-                    i + 1,
-                    start.elapsed().as_secs_f64()
-                );
-            }
-        })?;
-        crate::files::write_atomic(out, text.as_bytes())?;
-        let positions = text.lines().filter(|l| !l.starts_with('#')).count() - 1;
-        println!(
-            "cutoff book: {positions} positions written to '{}' in {:.1} s",
-            crate::message::shown_path(&args.out),
-            start.elapsed().as_secs_f64()
-        );
-        Ok(())
-    }
+pub fn run(args: &Args) -> super::CliResult {
+    Ok(book::run(&args.options(), crate::interrupt::install())?)
 }

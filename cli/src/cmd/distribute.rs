@@ -1,16 +1,9 @@
-//! `cutoff distribute GAME [POSITION] --dir DIR [--backend local|slurm] [--workers N]`: a
-//! whole distributed solve by hypothesis (see `crate::distribute`), resumable from DIR; and
-//! `cutoff distribute-task DIR ROUND [--index I]`, the worker each task runs.
+//! `cutoff distribute`: its arguments, converted into
+//! [`cutoff_app::commands::distribute`]'s options, and its printing.
 
-use super::{CliError, CliResult};
-use crate::distribute::{self, Backend, RunSpec, Settings, Summary};
-use crate::position::{Describe, GameArgs, GameKind, GameVisitor};
-use crate::shard::{self, GameSpec};
-use std::io::Write;
+use crate::args::{BackendArg, GameArgs};
+use cutoff_app::commands::distribute;
 use std::path::PathBuf;
-
-/// The deepest frontier `distribute` takes.
-pub const MAX_DEPTH: usize = 8;
 
 /// Arguments of `cutoff distribute`.
 #[derive(clap::Args)]
@@ -24,8 +17,8 @@ pub struct Args {
     #[arg(long)]
     pub dir: PathBuf,
     /// Where the workers run: processes on this machine, or a Slurm job array a round.
-    #[arg(long, value_enum, default_value_t = Backend::Local)]
-    pub backend: Backend,
+    #[arg(long, value_enum, default_value_t = BackendArg::Local)]
+    pub backend: BackendArg,
     /// Workers at once (local: processes; slurm: the array's throttle). Default: every core.
     #[arg(long)]
     pub workers: Option<usize>,
@@ -56,6 +49,25 @@ pub struct Args {
     pub quiet: bool,
 }
 
+impl Args {
+    /// The options these arguments ask for.
+    pub fn options(&self) -> distribute::Options {
+        distribute::Options {
+            game: self.game.options(),
+            dir: self.dir.clone(),
+            backend: self.backend.into(),
+            workers: self.workers,
+            guess_nodes: self.guess_nodes,
+            tt_mb: self.tt_mb,
+            hard_nodes: self.hard_nodes,
+            split_percent: self.split_percent,
+            book: self.book.clone(),
+            json: self.json,
+            quiet: self.quiet,
+        }
+    }
+}
+
 /// Arguments of `cutoff distribute-task`.
 #[derive(clap::Args)]
 pub struct TaskArgs {
@@ -68,165 +80,29 @@ pub struct TaskArgs {
     pub index: Option<usize>,
 }
 
+impl TaskArgs {
+    /// The options these arguments ask for.
+    pub fn options(&self) -> distribute::TaskOptions {
+        distribute::TaskOptions {
+            dir: self.dir.clone(),
+            round: self.round,
+            index: self.index,
+        }
+    }
+}
+
 /// Runs `cutoff distribute`.
-pub fn run(args: &Args) -> CliResult {
-    if args.game.game.is_multi() || args.game.game == GameKind::Random {
-        return Err(CliError::invalid(format!(
-            "{} cannot be distributed: distribute works on two-player games set up from their \
-             arguments (random trees take --depth as their own)",
-            args.game.game
-        )));
-    }
-    let depth = args.game.depth.unwrap_or(3);
-    if depth == 0 || depth > MAX_DEPTH {
-        return Err(CliError::invalid(format!(
-            "--depth must be between 1 and {MAX_DEPTH}, got {depth}"
-        )));
-    }
-    let workers = args.workers.unwrap_or_else(crate::analysis::cores);
-    if workers == 0 || workers > 4096 {
-        return Err(CliError::invalid(format!(
-            "--workers must be between 1 and 4096, got {workers}"
-        )));
-    }
-    let (game, sha) = shard::open_game(&args.game)?;
-    let mut spec = GameSpec::of(&args.game);
-    spec.position_sha256 = sha;
-    // `--depth` is the frontier's here, not the game's (random trees are refused above).
-    spec.depth = None;
-    // The run records which book guessed (the built-in one, or a file's digest), so that a
-    // resumed run uses the same.
-    let book_id = match args.book.as_deref() {
-        None => None,
-        Some(crate::book::BUILTIN) => Some(crate::book::BUILTIN.to_string()),
-        Some(file) => Some(shard::digest(&shard::read(file)?)),
-    };
-    let settings = Settings {
-        spec: RunSpec {
-            cutoff_distribute: distribute::RUN_VERSION,
-            game: spec,
-            depth,
-            guess_nodes: args.guess_nodes,
-            table_mib: super::table_mib(args.tt_mb)?,
-            hard_nodes: args.hard_nodes,
-            split_percent: args.split_percent,
-            book: book_id,
-        },
-        dir: args.dir.clone(),
-        workers,
-        backend: args.backend,
-        verbose: !args.quiet,
-        book: None,
-    };
-    game.visit(Drive {
-        settings,
-        book: args.book.as_deref(),
-        json: args.json,
-    })
-}
-
-struct Drive<'a> {
-    settings: Settings,
-    book: Option<&'a str>,
-    json: bool,
-}
-
-impl GameVisitor for Drive<'_> {
-    type Output = CliResult;
-    fn visit<G: Describe>(mut self, game: &G) -> CliResult {
-        if let Some(spec) = self.book {
-            self.settings.book = Some(crate::book::load(
-                spec,
-                game.name(),
-                game.board().as_deref(),
-            )?);
-        }
-        let s = distribute::drive(game, &self.settings).map_err(CliError::from)?;
-        print(game, &s, &self.settings, self.json)
-    }
-}
-
-/// What `distribute` prints: `cutoff solve`'s fields, then the run's.
-fn print<G: Describe>(game: &G, s: &Summary, settings: &Settings, json: bool) -> CliResult {
-    let root = game.initial();
-    let explained = game.explain_value(&root, s.value);
-    let mut out = std::io::stdout().lock();
-    if json {
-        let mut v = serde_json::to_value(s).map_err(CliError::Json)?;
-        if let Some(m) = v.as_object_mut() {
-            m.insert("game".into(), settings.spec.game.game.clone().into());
-            m.insert("explained".into(), explained.into());
-            m.insert(
-                "pv".into(),
-                serde_json::Value::Array(s.best_move.iter().map(|m| m.clone().into()).collect()),
-            );
-            m.insert("time_ms".into(), (s.seconds * 1e3).into());
-            m.insert("depth".into(), settings.spec.depth.into());
-            m.insert("workers".into(), settings.workers.into());
-            m.insert(
-                "backend".into(),
-                match settings.backend {
-                    Backend::Local => "local",
-                    Backend::Slurm => "slurm",
-                }
-                .into(),
-            );
-        }
-        writeln!(out, "{v}").map_err(CliError::Output)?;
-        return Ok(());
-    }
-    let lines = [
-        ("game", settings.spec.game.game.clone()),
-        ("value", format!("{} ({explained}; exact)", s.value)),
-        (
-            "best move",
-            s.best_move.clone().unwrap_or_else(|| "none".into()),
-        ),
-        ("pv", s.best_move.clone().unwrap_or_default()),
-        (
-            "nodes",
-            format!(
-                "{} ({} guessing, {} in cancelled tasks)",
-                s.nodes, s.guess_nodes, s.cancelled_nodes
-            ),
-        ),
-        ("time", format!("{:.3} s", s.seconds)),
-        (
-            "rounds",
-            format!("{} (largest {} tasks)", s.rounds, s.largest_round),
-        ),
-        (
-            "jobs",
-            format!(
-                "{} run, {} cancelled, {} retried, {} from an earlier run",
-                s.jobs, s.cancelled, s.retried, s.resumed
-            ),
-        ),
-        (
-            "frontier",
-            format!(
-                "{} positions, {} tested, {} solved exactly",
-                s.frontier, s.tested, s.solved
-            ),
-        ),
-    ];
-    for (k, v) in lines {
-        writeln!(out, "{k:<10} {v}").map_err(CliError::Output)?;
-    }
-    Ok(())
+pub fn run(args: &Args) -> super::CliResult {
+    Ok(distribute::run(
+        &args.options(),
+        crate::interrupt::install(),
+    )?)
 }
 
 /// Runs `cutoff distribute-task`.
-pub fn run_task(args: &TaskArgs) -> CliResult {
-    let index = shard::shard_index(args.index)?;
-    let r = distribute::run_task(&args.dir, args.round, index)?;
-    eprintln!(
-        "round {} task {}: {} job(s), {} nodes, {:.3} s",
-        r.round,
-        r.task,
-        r.jobs.len(),
-        r.nodes,
-        r.seconds
-    );
-    Ok(())
+pub fn run_task(args: &TaskArgs) -> super::CliResult {
+    Ok(distribute::run_task(
+        &args.options(),
+        crate::interrupt::install(),
+    )?)
 }

@@ -1,14 +1,7 @@
-//! `cutoff judge PROBLEM [FILE]`: answer a judge problem read from FILE or standard input.
-//!
-//! - `ural1195`: prints the one answer line (`Crosses win`, `Ouths win` or `Draw`).
-//! - `control`: prints one line per board, `1` if the first player wins, else `0`.
+//! `cutoff judge`: its arguments, converted into
+//! [`cutoff_app::commands::judge`]'s options, and its printing.
 
-use super::{CliError, CliResult};
-use crate::files::{read_file, read_stdin};
-use std::io::Write;
-
-/// The problems the command answers.
-const PROBLEMS: [&str; 2] = ["ural1195", "control"];
+use cutoff_app::commands::judge;
 
 /// Arguments of `cutoff judge`.
 #[derive(clap::Args)]
@@ -20,33 +13,17 @@ pub struct Args {
     pub file: Option<String>,
 }
 
-/// Runs `cutoff judge`.
-pub fn run(args: &Args) -> CliResult {
-    if !PROBLEMS.contains(&args.problem.as_str()) {
-        return Err(CliError::invalid(format!(
-            "unknown problem '{}' (expected one of: {})",
-            cutoff::game::quote(&args.problem),
-            PROBLEMS.join(", ")
-        )));
-    }
-    let input = match &args.file {
-        Some(path) => read_file(path)?,
-        None => read_stdin()?,
-    };
-    let out = if args.problem == "ural1195" {
-        let answer = crate::judge::ural1195(&input)?;
-        format!("{answer}\n")
-    } else {
-        let wins = crate::judge::control(&input)?;
-        let mut out = String::with_capacity(2 * wins.len());
-        for w in wins {
-            out.push_str(if w { "1\n" } else { "0\n" });
+impl Args {
+    /// The options these arguments ask for.
+    pub fn options(&self) -> judge::Options {
+        judge::Options {
+            problem: self.problem.clone(),
+            file: self.file.clone(),
         }
-        out
-    };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(CliError::Answer)
+    }
+}
+
+/// Runs `cutoff judge`.
+pub fn run(args: &Args) -> super::CliResult {
+    Ok(judge::run(&args.options())?)
 }

@@ -1,11 +1,11 @@
 //! `cutoff play GAME [POSITION]`: play against the solver in the terminal, one command a line
 //! from standard input (so a game can be piped in), the engine answering with an exact solve.
 
-use super::{CliError, CliResult};
-use crate::analysis::{score_moves, Engine, MoveJson};
-use crate::output::{move_table, with_words};
-use crate::position::{AnyGame, Describe, GameArgs, GameVisitor};
 use cutoff::{MoveBuffer, Player};
+use cutoff_app::analysis::{score_moves, Engine, MoveJson};
+use cutoff_app::output::{move_table, with_words};
+use cutoff_app::position::{AnyGame, Describe, GameVisitor};
+use cutoff_app::{AppError, AppResult};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
@@ -31,7 +31,7 @@ fn parse_first(s: &str) -> Result<First, String> {
 pub struct Args {
     /// The game and the position to start from.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub game: crate::args::GameArgs,
     /// Who moves first from the position: human or engine.
     #[arg(long, default_value = "human", value_parser = parse_first)]
     pub first: First,
@@ -60,12 +60,16 @@ fn watch_prompt(stop: &'static AtomicBool) {
 }
 
 /// Runs `cutoff play`.
-pub fn run(args: &Args) -> CliResult {
+pub fn run(args: &Args) -> super::CliResult {
+    Ok(play(args)?)
+}
+
+fn play(args: &Args) -> AppResult {
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(CliError::TableSize(args.tt_mb));
+        return Err(AppError::TableSize(args.tt_mb));
     }
-    let threads = super::threads(args.threads)?;
-    let game = AnyGame::parse(&args.game)?;
+    let threads = cutoff_app::options::threads(args.threads)?;
+    let game = AnyGame::parse(&args.game.options())?;
     let stop = crate::interrupt::install();
     watch_prompt(stop);
     let stdin = std::io::stdin();
@@ -112,10 +116,10 @@ const HELP: &str = "commands:
 const MAX_LINE: u64 = 4096;
 
 impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
-    type Output = CliResult;
+    type Output = AppResult;
 
-    fn visit<G: Describe>(mut self, game: &G) -> CliResult {
-        let tt = super::table(self.args.tt_mb)?;
+    fn visit<G: Describe>(mut self, game: &G) -> AppResult {
+        let tt = cutoff_app::options::table(self.args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;
         let engine = Engine::new(&tt, pool.as_ref(), self.args.threads.is_none(), self.stop);
         let out = &mut self.out;
@@ -142,9 +146,9 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
             if over.is_none() && game.to_move(&pos) != human {
                 let (value, best, _) = engine
                     .solve(game, pos)
-                    .map_err(|_| CliError::InterruptedWhile("the engine was thinking".into()))?;
+                    .map_err(|_| AppError::InterruptedWhile("the engine was thinking".into()))?;
                 let Some(mv) = best.or_else(|| first_move(game, &pos)) else {
-                    return Err(CliError::invalid(
+                    return Err(AppError::invalid(
                         "the engine found no move in a position that is not over",
                     ));
                 };
@@ -184,14 +188,14 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
                     return Ok(());
                 }
                 Ok(n) if n as u64 > MAX_LINE => {
-                    return Err(CliError::invalid(format!(
+                    return Err(AppError::invalid(format!(
                         "a line of input is longer than the {MAX_LINE}-byte limit"
                     )))
                 }
                 Ok(_) => {}
                 Err(source) => {
-                    return Err(crate::files::FileError::Read {
-                        input: crate::files::Input::Stdin,
+                    return Err(cutoff_app::files::FileError::Read {
+                        input: cutoff_app::files::Input::Stdin,
                         source,
                     }
                     .into())
@@ -218,7 +222,7 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
                         continue;
                     }
                     let scores = score_moves(game, &pos, &engine)
-                        .map_err(|_| CliError::InterruptedWhile("scoring the moves".into()))?;
+                        .map_err(|_| AppError::InterruptedWhile("scoring the moves".into()))?;
                     let rows: Vec<MoveJson> = scores
                         .moves
                         .iter()

@@ -1,14 +1,9 @@
-//! `cutoff solve GAME [POSITION]`: solve a position, serially or in parallel, exactly or
-//! under a budget, with progress on standard error.
+//! `cutoff solve`: its arguments, converted into
+//! [`cutoff_app::commands::solve`]'s options, and its printing.
 
-use super::{CliError, CliResult, Control, Outcome};
-use crate::output::Report;
-use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameVisitor};
-use cutoff::solver::Progress;
-use cutoff::solver::{Mode, ParallelConfig};
-use cutoff::solver::{Solver, Stop};
-use cutoff::Algorithm;
-use std::time::Duration;
+use crate::args::GameArgs;
+use cutoff::solver::Mode;
+use cutoff_app::commands::solve;
 
 /// Arguments of `cutoff solve`.
 #[derive(clap::Args)]
@@ -18,19 +13,32 @@ pub struct Args {
     pub game: GameArgs,
     /// The search's settings, shared with the chance and n-player model's searches.
     #[command(flatten)]
-    pub search: super::SearchArgs,
+    pub search: crate::args::SearchArgs,
     /// How the threads share the work: ybwc, abdada, lazysmp or root.
     #[arg(long, default_value = "ybwc", value_parser = parse_mode)]
     pub parallel: Mode,
     /// Where YBWC splits.
     #[command(flatten)]
-    pub split: super::SplitArgs,
+    pub split: crate::args::SplitArgs,
     /// Keeping the expensive table entries across runs.
     #[command(flatten)]
-    pub table: super::TableFileArgs,
+    pub table: crate::args::TableFileArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+impl Args {
+    /// The options these arguments ask for.
+    pub fn options(&self) -> solve::Options {
+        solve::Options {
+            game: self.game.options(),
+            search: self.search.options(),
+            parallel: self.parallel,
+            split: self.split.options(),
+            table: self.table.options(),
+        }
+    }
 }
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
@@ -38,183 +46,7 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 }
 
 /// Runs `cutoff solve`.
-pub fn run(args: &Args) -> CliResult {
-    let control = Control::command(args.search.quiet, args.search.progress_every);
-    compute(args, control)?.print(args.json)
-}
-
-/// What `cutoff solve` finds, under `control`, before it is printed.
-pub fn compute(args: &Args, control: Control<'_>) -> Result<Outcome, CliError> {
-    if args.game.game.is_multi() {
-        return super::solve_multi::compute(&args.game, &args.search, control);
-    }
-    let game = AnyGame::parse(&args.game)?;
-    // `--depth` is the search's depth limit, but for random trees the tree's own depth: the
-    // search then goes to the leaves.
-    let depth = match game {
-        AnyGame::Random(_) => None,
-        _ => args.game.depth,
-    };
-    let scale = game.scale();
-    game.visit(Solve {
-        args,
-        control,
-        depth,
-        scale,
-        default_algo: args.game.game.default_algorithm(),
-    })
-}
-
-/// `solve`'s work, written once for every game.
-struct Solve<'a> {
-    args: &'a Args,
-    control: Control<'a>,
-    depth: Option<usize>,
-    scale: i32,
-    default_algo: Algorithm,
-}
-
-impl GameVisitor for Solve<'_> {
-    type Output = Result<Outcome, CliError>;
-    fn visit<G: Describe>(self, game: &G) -> Self::Output {
-        report(
-            game,
-            self.args,
-            self.control,
-            self.depth,
-            self.scale,
-            self.default_algo,
-        )
-    }
-}
-
-/// Searches the game's initial position and makes the report; `scale` turns the root value
-/// into the reported one (+1, or -1 for trees with a MIN root).
-fn report<G: Describe>(
-    game: &G,
-    args: &Args,
-    control: Control<'_>,
-    depth: Option<usize>,
-    scale: i32,
-    default_algo: Algorithm,
-) -> Result<Outcome, CliError> {
-    let root = game.initial();
-    let algo = match args.search.algo {
-        None => default_algo,
-        Some(AnyAlgo::Two(a)) => a,
-        Some(AnyAlgo::Multi(a)) => {
-            return Err(CliError::invalid(format!(
-                "{a} searches games with chance nodes or more than two players (pig, chance, \
-                 chance trees in files); {} is a two-player game",
-                game.name()
-            )))
-        }
-    };
-    if args.search.weak && algo != Algorithm::Solve {
-        return Err(CliError::invalid(format!(
-            "--weak needs --algo solve, not {algo}"
-        )));
-    }
-    let budget = args.search.time_ms.is_some() || args.search.nodes.is_some();
-    if args.search.weak && budget {
-        return Err(CliError::invalid(
-            "--weak cannot be combined with --time-ms or --nodes",
-        ));
-    }
-    if budget && args.search.algo.is_some() && algo != Algorithm::Pvs {
-        return Err(CliError::invalid(format!(
-            "--time-ms and --nodes run iterative deepening with pvs, not {algo}"
-        )));
-    }
-    let threads = super::thread_policy(args.search.threads)?;
-    let uses_table = algo.uses_table() || budget;
-    let progress = Progress::new(game.value_range());
-    let mut solver = Solver::new(game)
-        .algorithm(algo)
-        .depth(depth)
-        .weak(args.search.weak)
-        .thread_policy(threads)
-        .parallel(ParallelConfig {
-            depth,
-            ..args.split.config(args.parallel, args.search.weak)
-        })
-        .time(args.search.time_ms.map(Duration::from_millis))
-        .nodes(args.search.nodes)
-        .progress(&progress);
-    // The table-driven searches poll the stop flag; the plain textbook ones run to the end,
-    // so for them Ctrl-C keeps its usual meaning.
-    let kept;
-    let mut table_file = None;
-    if uses_table {
-        solver = solver.stop_flag(control.stop);
-        let mib = super::table_mib(args.search.tt_mb)?;
-        if args.table.table_file.is_some() {
-            // The file's entries go into a table made here, before the search starts.
-            kept = cutoff::tt::TranspositionTable::try_new(mib)?;
-            table_file = args.table.open(game.name(), game.table_identity(), &kept)?;
-            solver = solver.table(&kept);
-        } else {
-            solver = solver.table_mib(mib);
-        }
-    } else if args.table.table_file.is_some() {
-        return Err(CliError::invalid(format!(
-            "--table-file needs a search with a table, not {algo}"
-        )));
-    } else {
-        solver = solver.table_mib(1);
-    }
-    if let Some(t) = &table_file {
-        solver = solver.keep(t.recorder.keep());
-    }
-    let shows = crate::progress::Shows {
-        window: algo == Algorithm::Solve && !budget,
-        depth: budget,
-    };
-    let out = crate::progress::watch(&progress, control.display, shows, || solver.run());
-    // What the search found is written out even if it failed or was stopped.
-    let table_report = match table_file {
-        Some(t) => {
-            let done = t.recorder.finish()?;
-            Some(crate::output::TableFileReport {
-                loaded: t.loaded.entries,
-                torn: t.loaded.torn,
-                written: done.written,
-                dropped: done.dropped,
-            })
-        }
-        None => None,
-    };
-    let out = out?;
-    let mut rep = Report::from_outcome(game, &root, &out, depth, scale);
-    rep.board = game.board();
-    rep.table_file = table_report;
-    rep.weak = args.search.weak;
-    if args.search.weak {
-        // A weak value is a sign, not a score: say only who wins.
-        rep.explained = rep.value.map(|v| {
-            match v.signum() {
-                1 => "win",
-                -1 => "loss",
-                _ => "draw",
-            }
-            .to_string()
-        });
-    }
-    if out.threads > 1 {
-        rep.parallel = Some(args.parallel.name().to_string());
-    }
-    // An exact solve that did not finish: the report says what it proved; the status says
-    // it was stopped.
-    let after =
-        (out.stopped == Some(Stop::Interrupted) && !budget).then(|| CliError::Interrupted {
-            nodes: out.stats.nodes,
-            before: rep
-                .bounds
-                .map(|[lo, hi]| format!("the value was settled: it lies in [{lo}, {hi}]")),
-        });
-    Ok(Outcome {
-        text: format!("{}\n", rep.text()),
-        json: serde_json::to_string(&rep).map_err(CliError::Json)?,
-        after,
-    })
+pub fn run(args: &Args) -> super::CliResult {
+    let control = super::control(args.search.quiet, args.search.progress_every);
+    super::print(solve::compute(&args.options(), control)?, args.json)
 }

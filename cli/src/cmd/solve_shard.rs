@@ -1,13 +1,7 @@
-//! `cutoff solve-shard FILE [--index I] [--out DIR]`: solves one shard of a split file and
-//! writes its result file atomically; a shard whose result is already there is skipped, so
-//! reruns and resumed batches are safe.
+//! `cutoff solve-shard`: its arguments, converted into
+//! [`cutoff_app::commands::solve_shard`]'s options, and its printing.
 
-use super::{CliError, CliResult};
-use crate::position::{Describe, GameVisitor};
-use crate::shard::{self, Moves, ShardResult, Solved, Split, RESULT_VERSION};
-use cutoff::solver::{Solver, Verdict};
-use cutoff::tt::TranspositionTable;
-use std::time::Instant;
+use cutoff_app::commands::solve_shard;
 
 /// Arguments of `cutoff solve-shard`.
 #[derive(clap::Args)]
@@ -31,143 +25,32 @@ pub struct Args {
     /// Solve every line only within this window, `A,B`, instead of the split file's
     /// windows: a line then gets its value if it lies strictly between A and B, else the
     /// bound proved.
-    #[arg(long, value_name = "A,B", value_parser = super::parse_window, allow_hyphen_values = true)]
+    #[arg(long, value_name = "A,B", value_parser = crate::args::parse_window, allow_hyphen_values = true)]
     pub window: Option<[cutoff::Value; 2]>,
     /// No line per solved position on standard error.
     #[arg(long, short)]
     pub quiet: bool,
 }
 
+impl Args {
+    /// The options these arguments ask for.
+    pub fn options(&self) -> solve_shard::Options {
+        solve_shard::Options {
+            file: self.file.clone(),
+            index: self.index,
+            out: self.out.clone(),
+            threads: self.threads,
+            tt_mb: self.tt_mb,
+            window: self.window,
+            quiet: self.quiet,
+        }
+    }
+}
+
 /// Runs `cutoff solve-shard`.
-pub fn run(args: &Args) -> CliResult {
-    let split = Split::read(&args.file)?;
-    let index = shard::shard_index(args.index)?;
-    let n = split.header.shards;
-    if index >= n {
-        return Err(CliError::invalid(format!(
-            "shard index {index} is out of range: the split has {n} shards (0 to {})",
-            n - 1
-        )));
-    }
-    let dir = shard::results_dir(&args.file, args.out.as_ref());
-    crate::files::create_folder(&dir)?;
-    if shard::read_result(&split, &dir, index)?.is_some() {
-        eprintln!("shard {index} of {n}: already solved, skipped");
-        return Ok(());
-    }
-    // The result is written at the end: what stands at its name is checked before the solve.
-    crate::files::check_writable(&shard::result_path(&dir, index))?;
-    let result = split.game.visit(SolveShard {
-        split: &split,
-        index,
-        args,
-    })?;
-    let bytes = serde_json::to_vec(&result).map_err(CliError::Json)?;
-    let path = shard::result_path(&dir, index);
-    crate::files::write_atomic(&path, &bytes)?;
-    eprintln!(
-        "shard {index} of {n}: {} positions, {} nodes, {:.3} s -> {}",
-        result.lines.len(),
-        result.nodes,
-        result.seconds,
-        crate::message::shown_path(&path.to_string_lossy())
-    );
-    Ok(())
-}
-
-struct SolveShard<'a> {
-    split: &'a Split,
-    index: usize,
-    args: &'a Args,
-}
-
-impl GameVisitor for SolveShard<'_> {
-    type Output = Result<ShardResult, CliError>;
-    fn visit<G: Describe>(self, game: &G) -> Result<ShardResult, CliError> {
-        solve(game, self.split, self.index, self.args)
-    }
-}
-
-fn solve<G: Describe>(
-    game: &G,
-    split: &Split,
-    index: usize,
-    args: &Args,
-) -> Result<ShardResult, CliError> {
-    let threads = super::thread_policy(args.threads)?;
-    let tt = TranspositionTable::try_new(super::table_mib(args.tt_mb)?)?;
-    let stop = crate::interrupt::install();
-    let start = Instant::now();
-    let mut lines = Vec::new();
-    let mut nodes = 0;
-    for line in split.lines.iter().filter(|l| l.shard == Some(index)) {
-        let window = args.window.or(line.window);
-        let pos = shard::play_path(game, line.paths.first())
-            .map_err(|e| CliError::invalid(format!("line {}: {e}", line.id)))?;
-        let out = Solver::new(game)
-            .position(pos)
-            .thread_policy(threads)
-            .table(&tt)
-            .stop_flag(stop)
-            .window(window.map(|[a, b]| (a, b)))
-            .run()?;
-        let (value, bound) = match (out.stopped, out.verdict) {
-            (None, Verdict::Exact(v)) => (v, "exact"),
-            // A window's edge: the bound it proved.
-            (None, Verdict::Bounds { lo, hi }) if window.is_some() => {
-                if hi <= window.map_or(hi, |w| w[0]) {
-                    (hi, "upper")
-                } else {
-                    (lo, "lower")
-                }
-            }
-            _ => {
-                return Err(CliError::invalid(format!(
-                    "interrupted while solving line {} of shard {index}; nothing written",
-                    line.id
-                )))
-            }
-        };
-        let mut p = pos;
-        // A bound has no line of its own.
-        let line_moves = if bound == "exact" { &out.pv[..] } else { &[] };
-        let mut pv = Moves::default();
-        for &mv in line_moves {
-            pv.push(&game.format_move(&p, mv))?;
-            p = game.play(&p, mv);
-        }
-        let s = out.stats;
-        nodes += s.nodes;
-        if !args.quiet {
-            eprintln!(
-                "shard {index}: line {} value {value} ({bound}), {} nodes, {:.1} ms",
-                line.id,
-                s.nodes,
-                out.elapsed.as_secs_f64() * 1e3
-            );
-        }
-        lines.push(Solved {
-            id: line.id,
-            value,
-            bound: bound.into(),
-            pv,
-            nodes: s.nodes,
-            forced: s.forced,
-            leaves: s.leaves,
-            cutoffs: s.cutoffs,
-            first_move_cutoffs: s.first_move_cutoffs,
-            max_ply: s.max_ply,
-            ms: out.elapsed.as_secs_f64() * 1e3,
-        });
-    }
-    Ok(ShardResult {
-        cutoff_shard: RESULT_VERSION,
-        digest: split.digest.clone(),
-        shard: index,
-        shards: split.header.shards,
-        window: args.window,
-        lines,
-        nodes,
-        seconds: start.elapsed().as_secs_f64(),
-    })
+pub fn run(args: &Args) -> super::CliResult {
+    Ok(solve_shard::run(
+        &args.options(),
+        crate::interrupt::install(),
+    )?)
 }

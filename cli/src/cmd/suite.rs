@@ -1,12 +1,9 @@
-//! `cutoff suite FILE`: solve every Connect Four position of a test set and check its score.
+//! `cutoff suite`: its arguments, converted into
+//! [`cutoff_app::commands::suite`]'s options, and its printing.
 
-use super::{CliError, CliResult};
-use crate::position::{with_shape, BoardArgs, Describe, ShapeVisitor};
-use crate::suite::{run_suite, SuiteOptions};
-use cutoff::games::perfect::connect4::{parse_suite_on, suite_shape, Connect4, Geometry};
+use crate::args::BoardArgs;
 use cutoff::solver::Mode;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use cutoff_app::commands::suite;
 
 /// Arguments of `cutoff suite`.
 #[derive(clap::Args)]
@@ -33,7 +30,7 @@ pub struct Args {
     pub tt_mb: usize,
     /// Where YBWC splits.
     #[command(flatten)]
-    pub split: super::SplitArgs,
+    pub split: crate::args::SplitArgs,
     /// Keep one table warm across the whole run instead of starting every position from an
     /// empty one (the serial solver's killers and history are kept too).
     #[arg(long)]
@@ -46,141 +43,29 @@ pub struct Args {
     pub json: bool,
 }
 
+impl Args {
+    /// The options these arguments ask for.
+    pub fn options(&self) -> suite::Options {
+        suite::Options {
+            file: self.file.clone(),
+            shape: self.shape.options(),
+            weak: self.weak,
+            threads: self.threads,
+            parallel: self.parallel,
+            tt_mb: self.tt_mb,
+            split: self.split.options(),
+            keep_table: self.keep_table,
+            limit: self.limit,
+            json: self.json,
+        }
+    }
+}
+
 fn parse_mode(s: &str) -> Result<Mode, String> {
     s.parse()
 }
 
-/// `suite --json`: the summary's fields, the file, its board (absent for 7x6 with four in a
-/// row), and the positions whose score differed.
-#[derive(serde::Serialize)]
-struct SuiteJson<'a> {
-    #[serde(flatten)]
-    summary: &'a crate::suite::SuiteSummary,
-    file: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    board: Option<String>,
-    wrong: &'a [&'a crate::suite::PositionResult],
-}
-
 /// Runs `cutoff suite`.
-pub fn run(args: &Args) -> CliResult {
-    if args.limit == Some(0) {
-        return Err(CliError::invalid("--limit must be at least 1"));
-    }
-    let text = crate::files::read_file(&args.file)?;
-    let in_file = |e: cutoff::game::GameError| CliError::InFile {
-        path: args.file.clone(),
-        source: Box::new(e.into()),
-    };
-    let header = suite_shape(&text).map_err(in_file)?;
-    let shape = args
-        .shape
-        .or_file(&args.file, header)
-        .map_err(CliError::invalid)?;
-    with_shape(shape, Suite { args, text: &text })?
-}
-
-/// The run, written once for every board.
-struct Suite<'a> {
-    args: &'a Args,
-    text: &'a str,
-}
-
-impl ShapeVisitor for Suite<'_> {
-    type Output = CliResult;
-    fn visit<G: Geometry>(self, start: Connect4<G>) -> CliResult
-    where
-        Connect4<G>: Describe,
-    {
-        run_on(self.args, self.text, &start)
-    }
-}
-
-/// Solves the set `text` on `start`'s board.
-fn run_on<G: Geometry>(args: &Args, text: &str, start: &Connect4<G>) -> CliResult
-where
-    Connect4<G>: Describe,
-{
-    let mut lines = parse_suite_on(text, start).map_err(|e| CliError::InFile {
-        path: args.file.clone(),
-        source: Box::new(e.into()),
-    })?;
-    if let Some(n) = args.limit {
-        lines.truncate(n);
-    }
-    let threads = super::threads(args.threads)?;
-    if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(CliError::TableSize(args.tt_mb));
-    }
-    // A progress bar only for a person watching a terminal.
-    let bar = if std::io::stderr().is_terminal() {
-        let b = ProgressBar::new(lines.len() as u64);
-        b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})")
-                .map_err(|e| CliError::invalid(e.to_string()))?,
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
-    let opts = SuiteOptions {
-        threads,
-        auto_threads: args.threads.is_none(),
-        tt_mib: args.tt_mb,
-        parallel: args.split.config(args.parallel, args.weak),
-        keep_table: args.keep_table,
-    };
-    let (results, summary) = run_suite(start, &lines, opts, &|| bar.inc(1))?;
-    let board = Describe::board(start);
-    bar.finish_and_clear();
-    let wrong: Vec<_> = results.iter().filter(|r| r.value != r.expected).collect();
-    if args.json {
-        let report = SuiteJson {
-            summary: &summary,
-            file: &args.file,
-            board: board.clone(),
-            wrong: &wrong,
-        };
-        let text = serde_json::to_string(&report).map_err(CliError::Json)?;
-        println!("{text}");
-    } else {
-        for r in &wrong {
-            println!(
-                "MISMATCH line {}: {} gave {} expected {}",
-                r.line, r.moves, r.value, r.expected
-            );
-        }
-        println!(
-            "{}{}: {} positions, {} mismatches, mean {:.0} nodes{}, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}%, {} ({} thread{}, {}{})",
-            args.file,
-            board.map(|b| format!(" ({b})")).unwrap_or_default(),
-            summary.positions,
-            summary.mismatches,
-            summary.mean_nodes,
-            if summary.mean_forced > 0.0 {
-                format!(" (+{:.0} forced)", summary.mean_forced)
-            } else {
-                String::new()
-            },
-            summary.mean_us,
-            summary.knps,
-            100.0 * summary.first_move_cutoff_rate,
-            if summary.keep_table {
-                "one table kept warm".to_string()
-            } else {
-                format!("fresh table per position, resets {:.0} us", summary.reset_us)
-            },
-            summary.threads,
-            if summary.threads == 1 { "" } else { "s" },
-            summary.mode,
-            if summary.weak { ", weak" } else { "" }
-        );
-    }
-    if summary.mismatches > 0 {
-        return Err(CliError::invalid(format!(
-            "{} of {} positions gave the wrong score",
-            summary.mismatches, summary.positions
-        )));
-    }
-    Ok(())
+pub fn run(args: &Args) -> super::CliResult {
+    Ok(suite::run(&args.options())?)
 }

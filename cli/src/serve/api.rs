@@ -13,13 +13,13 @@
 //! when their client goes away.
 
 use super::{State, BODY_LIMIT, QUEUE_WAIT, TIME_LIMIT};
-use crate::api::{Analysis, Failure, PositionQuery, Solve, Trace, TraceQuery};
 use axum::extract::{FromRequest, FromRequestParts, Request, State as Shared};
 use axum::http::{header, request::Parts, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use cutoff::solver::MoveProgress;
+use cutoff_app::api::{Analysis, Failure, PositionQuery, Solve, Trace, TraceQuery};
 use serde::de::DeserializeOwned;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
@@ -37,28 +37,34 @@ pub(super) fn routes() -> Router<Arc<State>> {
 
 /// `{"error": msg}` with `status`; the message made one safe line.
 pub(super) fn error(status: StatusCode, msg: &str) -> Response {
-    let line = crate::message::error_line(msg);
+    let line = cutoff_app::message::error_line(msg);
     (status, Json(serde_json::json!({ "error": line }))).into_response()
 }
 
-impl IntoResponse for Failure {
+/// The application's refusal ([`Failure`]) as an HTTP response.
+struct Refused(Failure);
+
+impl IntoResponse for Refused {
     fn into_response(self) -> Response {
-        let status = StatusCode::from_u16(self.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        error(status, &self.message)
+        let status =
+            StatusCode::from_u16(self.0.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        error(status, &self.0.message)
     }
 }
 
-/// The query string read into `T` ([`crate::api::query`]). axum's own `Query` answers a
+/// The query string read into `T` ([`cutoff_app::api::query`]). axum's own `Query` answers a
 /// parameter of the wrong type (`time_ms=abc`, `b=-1`) in plain text; this answers it as
 /// every other bad request is.
 struct Params<T>(T);
 
 #[axum::async_trait]
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for Params<T> {
-    type Rejection = Failure;
+    type Rejection = Refused;
 
-    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Failure> {
-        crate::api::query(parts.uri.query().unwrap_or("")).map(Params)
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Refused> {
+        cutoff_app::api::query(parts.uri.query().unwrap_or(""))
+            .map(Params)
+            .map_err(Refused)
     }
 }
 
@@ -68,21 +74,23 @@ struct Text(String);
 
 #[axum::async_trait]
 impl<S: Send + Sync> FromRequest<S> for Text {
-    type Rejection = Failure;
+    type Rejection = Refused;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Failure> {
+    async fn from_request(req: Request, state: &S) -> Result<Self, Refused> {
         use axum::extract::rejection::StringRejection;
         match String::from_request(req, state).await {
             Ok(text) => Ok(Text(text)),
-            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(Failure {
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(Refused(Failure {
                 status: StatusCode::PAYLOAD_TOO_LARGE.as_u16(),
                 message: format!("the body is larger than {BODY_LIMIT} bytes"),
-            }),
-            Err(StringRejection::InvalidUtf8(_)) => Err(Failure::bad("the body is not UTF-8")),
-            Err(e) => Err(Failure {
+            })),
+            Err(StringRejection::InvalidUtf8(_)) => {
+                Err(Refused(Failure::bad("the body is not UTF-8")))
+            }
+            Err(e) => Err(Refused(Failure {
                 status: e.status().as_u16(),
                 message: format!("cannot read the body: {}", e.body_text()),
-            }),
+            })),
         }
     }
 }
@@ -94,7 +102,7 @@ fn json_bytes(body: Vec<u8>) -> Response {
 }
 
 async fn health() -> Response {
-    Json(crate::api::health()).into_response()
+    Json(cutoff_app::api::health()).into_response()
 }
 
 /// Raises the stop flag when dropped: a request whose client went away drops its handler's
@@ -155,7 +163,7 @@ where
     };
     match joined {
         Ok(Ok(body)) => json_bytes(body),
-        Ok(Err(failure)) => failure.into_response(),
+        Ok(Err(failure)) => Refused(failure).into_response(),
         Err(_) => error(StatusCode::INTERNAL_SERVER_ERROR, "the search failed"),
     }
 }
@@ -163,12 +171,12 @@ where
 async fn analyse(Shared(state): Shared<Arc<State>>, Params(q): Params<PositionQuery>) -> Response {
     let job = match Analysis::new(&q) {
         Ok(job) => job,
-        Err(failure) => return failure.into_response(),
+        Err(failure) => return Refused(failure).into_response(),
     };
     let pool = state.pool.clone();
     search(&state, move |stop| {
         let report = job.run(stop, None, pool.as_deref())?;
-        crate::api::encode(&report)
+        cutoff_app::api::encode(&report)
     })
     .await
 }
@@ -176,7 +184,7 @@ async fn analyse(Shared(state): Shared<Arc<State>>, Params(q): Params<PositionQu
 async fn solve(Shared(state): Shared<Arc<State>>, Params(q): Params<PositionQuery>) -> Response {
     let job = match Solve::new(&q) {
         Ok(job) => job,
-        Err(failure) => return failure.into_response(),
+        Err(failure) => return Refused(failure).into_response(),
     };
     search(&state, move |stop| job.run(stop)).await
 }
@@ -198,7 +206,7 @@ async fn trace_posted(
 async fn trace(state: &State, job: Result<Trace, Failure>) -> Response {
     match job {
         Ok(job) => search(state, move |stop| job.run(stop)).await,
-        Err(failure) => failure.into_response(),
+        Err(failure) => Refused(failure).into_response(),
     }
 }
 
@@ -219,7 +227,7 @@ async fn analyse_stream(
     use axum::response::sse::{Event, KeepAlive, Sse};
     let job = match Analysis::new(&q) {
         Ok(job) => job,
-        Err(failure) => return failure.into_response(),
+        Err(failure) => return Refused(failure).into_response(),
     };
     let permit = match slot(&state).await {
         Ok(p) => p,
@@ -272,7 +280,7 @@ async fn analyse_stream(
 }
 
 fn error_event(msg: &str) -> axum::response::sse::Event {
-    let line = crate::message::error_line(msg);
+    let line = cutoff_app::message::error_line(msg);
     axum::response::sse::Event::default()
         .event("failure")
         .data(serde_json::json!({ "error": line }).to_string())

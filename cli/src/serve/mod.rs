@@ -28,7 +28,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-pub use crate::api::{BODY_LIMIT, TABLE_MIB, TIME_LIMIT};
+pub use cutoff_app::api::{BODY_LIMIT, TABLE_MIB, TIME_LIMIT};
 /// Searches running at once; more wait for a turn, up to [`QUEUE_WAIT`].
 pub const SEARCHES: usize = 2;
 /// How long a request waits for a search slot before it is told the server is busy.
@@ -104,7 +104,7 @@ pub enum ServeError {
     },
     /// The analyses' threads would not start.
     #[error(transparent)]
-    Pool(#[from] crate::analysis::PoolError),
+    Pool(#[from] cutoff_app::analysis::PoolError),
 }
 
 /// Runs `cutoff serve` until Ctrl-C or SIGTERM.
@@ -149,7 +149,7 @@ async fn serve(args: &Args) -> Result<(), ServeError> {
     if args.open {
         open_browser(&url);
     }
-    let pool = crate::analysis::Engine::pool(crate::analysis::cores())?.map(Arc::new);
+    let pool = cutoff_app::analysis::Engine::pool(cutoff_app::analysis::cores())?.map(Arc::new);
     let app = router(Arc::new(State {
         slots: Arc::new(tokio::sync::Semaphore::new(SEARCHES)),
         pool,
@@ -313,5 +313,11 @@ fn open_browser(url: &str) {
         say(&format!(
             "cannot open a browser ({opener}: {e}); open {url} by hand"
         ));
+    }
+}
+
+impl From<ServeError> for crate::cmd::CliError {
+    fn from(e: ServeError) -> Self {
+        crate::cmd::CliError(e.to_string())
     }
 }

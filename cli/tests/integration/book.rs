@@ -7,7 +7,7 @@ use cutoff::games::perfect::connect4::Connect4;
 use cutoff::knowledge::Knowledge;
 use cutoff::solver::{Solver, Verdict};
 use cutoff::{Game, MoveBuffer, Value};
-use cutoff_cli::book::{self, Book};
+use cutoff_app::book::{self, Book};
 use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::process::{Command, Output};

@@ -200,7 +200,7 @@ fn a_refused_allocation_is_an_error_not_an_abort() {
 
 #[test]
 fn more_threads_than_the_machine_can_use_is_an_error() {
-    let max = cutoff_cli::cmd::max_threads();
+    let max = cutoff_app::options::max_threads();
     assert!(max >= 16);
     let too_many = (max + 1).to_string();
     let o = run(&["solve", "connect4", "4444433", "--threads", &too_many]);

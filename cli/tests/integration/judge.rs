@@ -1,7 +1,7 @@
 //! The judge problems: URAL 1195 and the control game, through the library and through
 //! `cutoff judge`.
 
-use cutoff_cli::judge::{control, ural1195};
+use cutoff_app::judge::{control, ural1195};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;

@@ -271,7 +271,7 @@ fn the_exercise_tree_traced_step_by_step() {
     assert_eq!(j["leaves_evaluated"], 7);
     // The smallest proof: 1.1's two leaves, 1.2's 13, 2.1's three (alpha-beta also needs 2).
     assert_eq!(j["minimal_leaves"], 6);
-    // The walk-through in cli/assets/trees/exercise.tree: a beta cut on 11 at 1.2 prunes its
+    // The walk-through in app/assets/trees/exercise.tree: a beta cut on 11 at 1.2 prunes its
     // last three leaves, an alpha cut on 11 at 2 prunes 2.2.
     assert_eq!(
         pruned(&j),
@@ -317,7 +317,7 @@ fn the_exercise_tree_traced_step_by_step() {
 fn traces_chance_and_three_player_trees() {
     let s = Server::start();
     let name_of = |t: &Json, id: &Json| t["nodes"][id.as_u64().unwrap() as usize]["name"].clone();
-    // cli/assets/trees/expectiminimax.tree with Star1: 3.5; B is cut after its first outcome
+    // app/assets/trees/expectiminimax.tree with Star1: 3.5; B is cut after its first outcome
     // (0.8 * 1 + 0.2 * 10 = 2.8 cannot beat 3.5), its first outcome's MIN node after its
     // first leaf, and C's second outcome after its first leaf.
     let (status, t) = s.json("/api/trace?tree=chance&algo=star1");
@@ -392,7 +392,7 @@ fn traces_chance_and_three_player_trees() {
         (e["value"].clone(), e["leaves_evaluated"].clone()),
         (Json::from(3.5), Json::from(12))
     );
-    // cli/assets/trees/maxn3.tree: max^n gives (3, 3, 4), player 0's 3; no algorithm named
+    // app/assets/trees/maxn3.tree: max^n gives (3, 3, 4), player 0's 3; no algorithm named
     // takes the default, max^n.
     for q in ["/api/trace?tree=maxn3&algo=maxn", "/api/trace?tree=maxn3"] {
         let (status, m) = s.json(q);

@@ -9,7 +9,7 @@
 
 use crate::support;
 
-use cutoff_cli::shard::digest;
+use cutoff_app::shard::digest;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -4,7 +4,7 @@ use cutoff::advanced::Searcher;
 use cutoff::games::perfect::connect4::{parse_suite, Connect4, SuiteLine};
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game};
-use cutoff_cli::suite::{run_suite, SuiteOptions};
+use cutoff_app::suite::{run_suite, SuiteOptions};
 
 fn middle_easy() -> Vec<SuiteLine> {
     let text = std::fs::read_to_string(concat!(

@@ -8,7 +8,7 @@ use cutoff::trace::{Event, Trace};
 use cutoff::tt::TranspositionTable;
 use cutoff::Notation;
 use cutoff::{Algorithm, Game, Player, Stats, Value};
-use cutoff_cli::walk::{CutKind, TreeWalk};
+use cutoff_app::walk::{CutKind, TreeWalk};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};

@@ -5,7 +5,7 @@
 
 use cutoff::games::chance::tree_multi::MultiTree;
 use cutoff::multi::{self, MultiAlgorithm, MultiGame, MultiLimits, MultiResult};
-use cutoff_cli::walk::{MultiTrace, MultiWalk};
+use cutoff_app::walk::{MultiTrace, MultiWalk};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -125,7 +125,7 @@ fn star1_cuts_the_chance_node_b_and_two_min_nodes() {
             (
                 t.name(p.node),
                 t.name(p.parent),
-                cutoff_cli::walk::cut_name(p.cut),
+                cutoff_app::walk::cut_name(p.cut),
                 p.bound,
             )
         })

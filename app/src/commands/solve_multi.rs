@@ -1,8 +1,8 @@
 //! `cutoff solve pig|chance`: the games with chance nodes or more than two players, searched by
 //! the engine's chance and n-player model ([`cutoff::multi`]).
 
-use super::{CliError, Control, Outcome, SearchArgs};
-use crate::position::{AnyAlgo, GameArgs, GameKind};
+use crate::position::{AnyAlgo, GameKind, GameOptions};
+use crate::{AppError, Control, Outcome};
 use cutoff::games::chance::pig::{Pig, MAX_HORIZON, MAX_WIN_SCORE};
 use cutoff::games::chance::random_chance_tree::{Probs, RandomChanceTree};
 use cutoff::multi::{
@@ -39,13 +39,17 @@ struct MultiReport {
 
 /// What `cutoff solve` finds on a game of the chance and n-player model, under `control`:
 /// `g` the game, `s` the search's settings.
-pub fn compute(g: &GameArgs, s: &SearchArgs, control: Control<'_>) -> Result<Outcome, CliError> {
+pub fn compute(
+    g: &GameOptions,
+    s: &crate::options::SearchOptions,
+    control: Control<'_>,
+) -> Result<Outcome, AppError> {
     let algo = match s.algo {
         None => None,
         Some(AnyAlgo::Multi(a)) => Some(a),
         Some(AnyAlgo::Two(a)) => {
             let names: Vec<&str> = MultiAlgorithm::ALL.iter().map(|a| a.name()).collect();
-            return Err(CliError::invalid(format!(
+            return Err(AppError::invalid(format!(
                 "{a} is a two-player search; {} has chance nodes: use {}",
                 g.game,
                 names.join(", ")
@@ -53,42 +57,42 @@ pub fn compute(g: &GameArgs, s: &SearchArgs, control: Control<'_>) -> Result<Out
         }
     };
     if s.weak {
-        return Err(CliError::invalid(format!(
-            "--weak is for two-player games, not {}",
+        return Err(AppError::invalid(format!(
+            "\u{1}weak\u{2} is for two-player games, not {}",
             g.game
         )));
     }
     if s.threads.is_some_and(|t| t != 1) {
-        return Err(CliError::invalid(format!(
-            "the searches of {} run on one thread; leave out --threads",
+        return Err(AppError::invalid(format!(
+            "the searches of {} run on one thread; leave out \u{1}threads\u{2}",
             g.game
         )));
     }
     // Options of the other game would be silently ignored: refuse them.
     let pig_only = [
-        ("--players", g.players.is_some()),
-        ("--win-score", g.win_score.is_some()),
-        ("--faces", g.faces.is_some()),
-        ("--horizon", g.horizon.is_some()),
-        ("--piglet", g.piglet),
+        ("\u{1}players\u{2}", g.players.is_some()),
+        ("\u{1}win_score\u{2}", g.win_score.is_some()),
+        ("\u{1}faces\u{2}", g.faces.is_some()),
+        ("\u{1}horizon\u{2}", g.horizon.is_some()),
+        ("\u{1}piglet\u{2}", g.piglet),
     ];
     let chance_only = [
-        ("--branching", g.branching.is_some()),
-        ("--outcomes", g.outcomes.is_some()),
-        ("--probs", g.probs.is_some()),
+        ("\u{1}branching\u{2}", g.branching.is_some()),
+        ("\u{1}outcomes\u{2}", g.outcomes.is_some()),
+        ("\u{1}probs\u{2}", g.probs.is_some()),
     ];
     let foreign = match g.game {
         GameKind::Pig => chance_only.iter().find(|o| o.1),
         _ => pig_only.iter().find(|o| o.1),
     };
     if let Some((opt, _)) = foreign {
-        return Err(CliError::invalid(format!(
+        return Err(AppError::invalid(format!(
             "{opt} is not an option of {}",
             g.game
         )));
     }
     if g.position.is_some() {
-        return Err(CliError::invalid(format!(
+        return Err(AppError::invalid(format!(
             "{} takes no position: its options set the game up",
             g.game
         )));
@@ -96,7 +100,9 @@ pub fn compute(g: &GameArgs, s: &SearchArgs, control: Control<'_>) -> Result<Out
     match g.game {
         GameKind::Pig => {
             let horizon = g.horizon.ok_or_else(|| {
-                CliError::invalid("pig needs --horizon N: the moves after which the game is drawn")
+                AppError::invalid(
+                    "pig needs \u{1}horizon\u{2} N: the moves after which the game is drawn",
+                )
             })?;
             let players = count("players", g.players.unwrap_or(2), 2, MAX_PLAYERS as u32)?;
             let win = count("win score", g.win_score.unwrap_or(100), 1, MAX_WIN_SCORE)?;
@@ -122,12 +128,14 @@ pub fn compute(g: &GameArgs, s: &SearchArgs, control: Control<'_>) -> Result<Out
         _ => {
             let b = g
                 .branching
-                .ok_or_else(|| CliError::invalid("chance needs --branching B"))?;
+                .ok_or_else(|| AppError::invalid("chance needs \u{1}branching\u{2} B"))?;
             let c = g.outcomes.ok_or_else(|| {
-                CliError::invalid("chance needs --outcomes C: the outcomes of each chance node")
+                AppError::invalid(
+                    "chance needs \u{1}outcomes\u{2} C: the outcomes of each chance node",
+                )
             })?;
             let d = g.depth.ok_or_else(|| {
-                CliError::invalid("chance needs --depth D: plies, chance levels included")
+                AppError::invalid("chance needs \u{1}depth\u{2} D: plies, chance levels included")
             })?;
             let probs: Probs = g.probs.as_deref().unwrap_or("uniform").parse()?;
             let tree = RandomChanceTree::new(b, c, d, g.seed, g.order, probs)?;
@@ -138,11 +146,11 @@ pub fn compute(g: &GameArgs, s: &SearchArgs, control: Control<'_>) -> Result<Out
 }
 
 /// A Pig parameter in `lo..=hi`, or the one-line error naming it and its range.
-fn count(what: &str, v: i64, lo: u32, hi: u32) -> Result<u32, CliError> {
+fn count(what: &str, v: i64, lo: u32, hi: u32) -> Result<u32, AppError> {
     u32::try_from(v)
         .ok()
         .filter(|x| (lo..=hi).contains(x))
-        .ok_or_else(|| CliError::invalid(format!("pig's {what} must be {lo} to {hi}, not {v}")))
+        .ok_or_else(|| AppError::invalid(format!("pig's {what} must be {lo} to {hi}, not {v}")))
 }
 
 /// Searches `game` from its start and makes the report.
@@ -151,10 +159,10 @@ fn solve<G: MultiGame>(
     name: String,
     position: String,
     algo: Option<MultiAlgorithm>,
-    g: &GameArgs,
-    s: &SearchArgs,
+    g: &GameOptions,
+    s: &crate::options::SearchOptions,
     control: Control<'_>,
-) -> Result<Outcome, CliError> {
+) -> Result<Outcome, AppError> {
     // The fastest exact search by default: on Pig, Star1 with the table visits fewer nodes
     // than Star2 (12,140 against 15,204 on `--win-score 8 --horizon 10`, and fewer on every
     // Pig row of the chance sweep); on random chance trees Star2 saves the most.
@@ -167,7 +175,7 @@ fn solve<G: MultiGame>(
     } else {
         MultiAlgorithm::Maxn
     });
-    let mib = super::table_mib(s.tt_mb)?;
+    let mib = crate::options::table_mib(s.tt_mb)?;
     let table = if algo.uses_table() {
         Some(BoundsTable::try_new(mib)?)
     } else {
@@ -226,14 +234,14 @@ fn solve<G: MultiGame>(
         time_ms,
     };
     let after = (interrupted && !budget).then(|| {
-        CliError::invalid(format!(
+        AppError::invalid(format!(
             "interrupted after {} nodes, before the value was settled",
             rep.nodes
         ))
     });
     Ok(Outcome {
         text: format!("{}\n", text(&rep, &r, game.turn(&root))),
-        json: serde_json::to_string(&rep).map_err(CliError::Json)?,
+        json: serde_json::to_string(&rep).map_err(AppError::Json)?,
         after,
     })
 }

@@ -17,7 +17,7 @@
 use crate::analysis::{self, Engine};
 use crate::games::or_list;
 use crate::output::Report;
-use crate::position::{AnyAlgo, AnyGame, Describe, GameArgs, GameKind, GameVisitor};
+use crate::position::{AnyAlgo, AnyGame, Describe, GameKind, GameOptions, GameVisitor};
 use cutoff::advanced::Observer;
 use cutoff::multi::MultiObserver;
 use cutoff::solver::MoveProgress;
@@ -203,13 +203,11 @@ impl Solve {
 
 /// The game set up at the position asked for, or what is wrong with the request (a 400).
 fn parse(q: &PositionQuery) -> Result<AnyGame, Failure> {
-    use clap::ValueEnum;
     let name = q
         .game
         .as_deref()
         .ok_or_else(|| Failure::bad(format!("missing game ({})", or_list(GameKind::SERVED))))?;
-    let kind = GameKind::from_str(name, false)
-        .ok()
+    let kind = GameKind::from_name(name)
         .filter(|k| GameKind::SERVED.contains(k))
         .ok_or_else(|| {
             Failure::bad(format!(
@@ -223,18 +221,18 @@ fn parse(q: &PositionQuery) -> Result<AnyGame, Failure> {
     if pos.is_some_and(|p| p.len() > 400) {
         return Err(Failure::bad("position longer than 400 bytes"));
     }
-    let mut args = GameArgs::new(kind, pos);
+    let mut args = GameOptions::new(kind, pos);
     if let Some(board) = q.board.as_deref() {
         if kind != GameKind::Connect4 {
             return Err(Failure::bad(format!("board is for connect4, not {name}")));
         }
         let (w, h, k) = crate::position::parse_shape(board).map_err(Failure::bad)?;
-        args.shape = crate::position::BoardArgs {
+        args.shape = crate::position::ShapeOptions {
             board: Some((w, h)),
             connect: Some(k),
         };
     }
-    AnyGame::parse(&args).map_err(|e| Failure::bad(e.to_string()))
+    AnyGame::parse(&args).map_err(|e| Failure::bad(crate::Spelling::Field.apply(&e.to_string())))
 }
 
 struct Analyse<'a> {
@@ -301,7 +299,7 @@ impl GameVisitor for SolveOne<'_> {
     }
 }
 
-/// The trees the alpha-beta view offers by name (the files in `cli/assets/trees/`, built in).
+/// The trees the alpha-beta view offers by name (the files in `app/assets/trees/`, built in).
 const EXERCISE: &str = include_str!("../assets/trees/exercise.tree");
 const THREE: &str = include_str!("../assets/trees/three.tree");
 const CHANCE: &str = include_str!("../assets/trees/expectiminimax.tree");
@@ -660,7 +658,9 @@ fn trace_tree(
             multi.len()
         )));
     }
-    let (tree, algo) = match choose(&multi, algo).map_err(|e| Failure::bad(e.to_string()))? {
+    let (tree, algo) = match choose(&multi, algo)
+        .map_err(|e| Failure::bad(crate::Spelling::Field.apply(&e.to_string())))?
+    {
         TreeSearch::Plain(t, a) => (t, a),
         TreeSearch::Multi(a) if order == TraceOrder::Natural => {
             return trace_multi(&multi, a, stop)
@@ -757,7 +757,7 @@ fn trace_multi(
         .algorithm(algo)
         .stop_flag(stop)
         .run_observed(observer)
-        .map_err(|e| Failure::bad(e.to_string()))?;
+        .map_err(|e| Failure::bad(crate::Spelling::Field.apply(&e.to_string())))?;
     if result.stopped || stop.load(Relaxed) {
         return Err(observer.budget.failure());
     }

@@ -19,7 +19,9 @@
 
 use crate::files::FileError;
 use crate::message::shown_path;
-use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor, PositionError, RangeOf};
+use crate::position::{
+    AnyGame, Describe, GameKind, GameOptions, GameVisitor, PositionError, RangeOf,
+};
 use cutoff::knowledge::Knowledge;
 use cutoff::{MoveBuffer, Value};
 use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
@@ -511,7 +513,7 @@ pub enum ShardError {
     },
     /// A split file over [`FILE_LIMIT`].
     #[error(
-        "the split file would pass the {} MiB limit: split at a smaller --depth",
+        "the split file would pass the {} MiB limit: split at a smaller \u{1}depth\u{2}",
         FILE_LIMIT >> 20
     )]
     SplitTooLarge,
@@ -528,7 +530,7 @@ pub enum ShardError {
     },
     /// No shard index at all.
     #[error(
-        "no shard index: give --index I, or run as a Slurm array task (SLURM_ARRAY_TASK_ID) or \
+        "no shard index: give \u{1}index\u{2} I, or run as a Slurm array task (SLURM_ARRAY_TASK_ID) or \
          a Kubernetes indexed Job (JOB_COMPLETION_INDEX)"
     )]
     NoIndex,
@@ -880,7 +882,7 @@ pub struct GameSpec {
 
 impl GameSpec {
     /// The spec of `args`, with no file digest.
-    pub fn of(args: &GameArgs) -> Self {
+    pub fn of(args: &GameOptions) -> Self {
         GameSpec {
             game: args.game.name().to_string(),
             position: args.position.clone(),
@@ -901,11 +903,10 @@ impl GameSpec {
     }
 
     /// The command-line arguments that set the game up again.
-    pub fn args(&self) -> Result<GameArgs, ShardError> {
-        use clap::ValueEnum;
-        let kind = GameKind::from_str(&self.game, false)
-            .map_err(|_| ShardError::UnknownGame(self.game.clone()))?;
-        let mut args = GameArgs::new(kind, self.position.as_deref());
+    pub fn args(&self) -> Result<GameOptions, ShardError> {
+        let kind = GameKind::from_name(&self.game)
+            .ok_or_else(|| ShardError::UnknownGame(self.game.clone()))?;
+        let mut args = GameOptions::new(kind, self.position.as_deref());
         args.branching = self.branching;
         args.depth = self.depth;
         args.seed = self.seed;
@@ -913,7 +914,7 @@ impl GameSpec {
         args.root = crate::position::parse_root(&self.root)?;
         if let Some(board) = &self.board {
             let (w, h, k) = crate::position::parse_shape(board).map_err(ShardError::Board)?;
-            args.shape = crate::position::BoardArgs {
+            args.shape = crate::position::ShapeOptions {
                 board: Some((w, h)),
                 connect: Some(k),
             };
@@ -954,7 +955,7 @@ impl GameSpec {
 /// The file the game reads its position from, if it reads one: a tree game's position
 /// always names one; a control game's does unless it is a matrix written out and no file
 /// has that name (the rule of [`crate::files::control_text`]).
-fn position_file(args: &GameArgs) -> Option<&str> {
+fn position_file(args: &GameOptions) -> Option<&str> {
     let p = args.position.as_deref()?;
     match args.game {
         GameKind::Tree => Some(p),
@@ -975,7 +976,7 @@ fn read_position_file(file: &str) -> Result<Vec<u8>, FileError> {
 
 /// The game of `args` from its position file's bytes (read once, so that the digest is of
 /// the text parsed).
-fn game_from_text(args: &GameArgs, file: &str, bytes: &[u8]) -> Result<AnyGame, ShardError> {
+fn game_from_text(args: &GameOptions, file: &str, bytes: &[u8]) -> Result<AnyGame, ShardError> {
     let text = std::str::from_utf8(bytes).map_err(|e| FileError::NotUtf8 {
         input: crate::files::Input::file(file),
         offset: e.valid_up_to(),
@@ -993,7 +994,7 @@ fn game_from_text(args: &GameArgs, file: &str, bytes: &[u8]) -> Result<AnyGame, 
 
 /// Sets up the game of `args` for `split`, with the SHA-256 of its position file if it reads
 /// one (only a regular file is read).
-pub fn open_game(args: &GameArgs) -> Result<(AnyGame, Option<String>), ShardError> {
+pub fn open_game(args: &GameOptions) -> Result<(AnyGame, Option<String>), ShardError> {
     match position_file(args) {
         None => Ok((AnyGame::parse(args)?, None)),
         Some(file) => {

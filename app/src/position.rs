@@ -6,7 +6,7 @@
 //! to a [`GameVisitor`], so that a subcommand writes its work once as a generic function:
 //!
 //! ```
-//! use cutoff_cli::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
+//! use cutoff_app::position::{AnyGame, Describe, GameOptions, GameKind, GameVisitor};
 //!
 //! struct Name;
 //! impl GameVisitor for Name {
@@ -16,7 +16,7 @@
 //!     }
 //! }
 //!
-//! let args = GameArgs::new(GameKind::Stones, Some("4"));
+//! let args = GameOptions::new(GameKind::Stones, Some("4"));
 //! let game = AnyGame::parse(&args).unwrap();
 //! assert_eq!(game.visit(Name), "stones: 4 stones left, first player to move");
 //! ```
@@ -33,33 +33,6 @@ use cutoff::multi::MultiAlgorithm;
 use cutoff::{Algorithm, Notation, Player, Value};
 
 pub use crate::games::{AnyGame, GameKind};
-
-/// An algorithm as a command-line value: the names come from the engine's
-/// [`Algorithm::ALL`] and [`Algorithm::name`], so the list clap checks, shows and suggests
-/// from is the engine's own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AlgoArg(pub Algorithm);
-
-/// Every algorithm, as command-line values.
-const ALGOS: [AlgoArg; Algorithm::ALL.len()] = {
-    let mut out = [AlgoArg(Algorithm::ALL[0]); Algorithm::ALL.len()];
-    let mut i = 0;
-    while i < out.len() {
-        out[i] = AlgoArg(Algorithm::ALL[i]);
-        i += 1;
-    }
-    out
-};
-
-impl clap::ValueEnum for AlgoArg {
-    fn value_variants<'a>() -> &'a [Self] {
-        &ALGOS
-    }
-
-    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
-        Some(clap::builder::PossibleValue::new(self.0.name()))
-    }
-}
 
 /// A search from either family: the two-player engine's or one of the chance and n-player
 /// model's ([`cutoff::multi`]), for the commands that take both (`solve`, `tree`).
@@ -126,12 +99,11 @@ pub fn parse_any_algo(s: &str) -> Result<AnyAlgo, PositionError> {
     Err(PositionError::UnknownAlgorithm(s.to_string()))
 }
 
-/// A game and its position as the command line gives them, with the options that only the
-/// tree games read. Flatten it into a subcommand's arguments (`#[command(flatten)]`).
-#[derive(clap::Args, Clone, Debug)]
-pub struct GameArgs {
+/// A game and its position as a front end gives them, with the options that only the tree
+/// games read.
+#[derive(Clone, Debug)]
+pub struct GameOptions {
     /// The game.
-    #[arg(value_enum)]
     pub game: GameKind,
     /// The position: the number of items (matchsticks, stones), a board of 9 cells
     /// (tictactoe, optional), an adjacency matrix as rows joined by '/' or a file holding it
@@ -139,61 +111,46 @@ pub struct GameArgs {
     /// edges coloured so far like "12 34" (sim, optional). Not used by random.
     pub position: Option<String>,
     /// Random trees: branching factor.
-    #[arg(long)]
     pub branching: Option<usize>,
     /// Random trees: the tree's depth in plies.
-    #[arg(long)]
     pub depth: Option<usize>,
     /// Random trees: seed.
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random trees: move ordering (random, best-first, worst-first).
-    #[arg(long, default_value = "random", value_parser = parse_order)]
     pub order: Order,
     /// Trees: whether the root is a MAX or a MIN node.
-    #[arg(long, default_value = "max", value_parser = parse_root)]
     pub root: Player,
     /// Pig: number of players (2 to 8; default 2).
-    #[arg(long, allow_negative_numbers = true)]
     pub players: Option<i64>,
     /// Pig: the score that wins (default 100).
-    #[arg(long, allow_negative_numbers = true)]
     pub win_score: Option<i64>,
     /// Pig: faces of the die (Piglet: tails comes up one time in FACES; default 6).
-    #[arg(long, allow_negative_numbers = true)]
     pub faces: Option<i64>,
     /// Pig: the game ends in a draw after this many moves (rolls and stops).
-    #[arg(long, allow_negative_numbers = true)]
     pub horizon: Option<i64>,
     /// Pig: play Piglet, with a coin instead of the die.
-    #[arg(long)]
     pub piglet: bool,
     /// Chance trees: outcomes of each chance node.
-    #[arg(long)]
     pub outcomes: Option<usize>,
     /// Chance trees: outcome probabilities, uniform (the default) or random.
-    #[arg(long)]
     pub probs: Option<String>,
     /// Connect Four's board and rule.
-    #[command(flatten)]
-    pub shape: BoardArgs,
+    pub shape: ShapeOptions,
 }
 
-/// `--board WxH` and `--connect K`: the shape of a Connect Four game, for every command that
+/// The shape of a Connect Four game (`board` WxH and `connect` K), for every command that
 /// takes a Connect Four position or file.
-#[derive(clap::Args, Clone, Copy, Debug, Default)]
-pub struct BoardArgs {
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ShapeOptions {
     /// Connect Four: the board, WIDTHxHEIGHT (default 7x6): both at least 4, and
     /// width x (height + 1) at most 128. On boards wider than 9, separate the columns of the
     /// position with commas.
-    #[arg(long, value_parser = parse_board)]
     pub board: Option<(u32, u32)>,
     /// Connect Four: stones in a winning line, 3 to 6 (default 4).
-    #[arg(long)]
     pub connect: Option<u32>,
 }
 
-impl BoardArgs {
+impl ShapeOptions {
     /// Whether either option was given.
     pub fn given(&self) -> bool {
         self.board.is_some() || self.connect.is_some()
@@ -267,16 +224,16 @@ pub fn with_shape<V: ShapeVisitor>(
     })
 }
 
-impl GameArgs {
+impl GameOptions {
     /// The same on the board `shape` says.
-    pub fn on(mut self, shape: BoardArgs) -> GameArgs {
+    pub fn on(mut self, shape: ShapeOptions) -> GameOptions {
         self.shape = shape;
         self
     }
 
     /// `game` at `position`, every option at its default (as the command line's).
-    pub fn new(game: GameKind, position: Option<&str>) -> GameArgs {
-        GameArgs {
+    pub fn new(game: GameKind, position: Option<&str>) -> GameOptions {
+        GameOptions {
             game,
             position: position.map(str::to_string),
             branching: None,
@@ -291,7 +248,7 @@ impl GameArgs {
             piglet: false,
             outcomes: None,
             probs: None,
-            shape: BoardArgs::default(),
+            shape: ShapeOptions::default(),
         }
     }
 }
@@ -330,7 +287,7 @@ impl GameVisitor for RangeOf {
 }
 
 /// `args.position`, or the error that `args.game` needs it (`what`, in words).
-fn needs<'a>(args: &'a GameArgs, what: &'static str) -> Result<&'a str, PositionError> {
+fn needs<'a>(args: &'a GameOptions, what: &'static str) -> Result<&'a str, PositionError> {
     args.position.as_deref().ok_or(PositionError::Needs {
         game: args.game,
         what,
@@ -338,19 +295,19 @@ fn needs<'a>(args: &'a GameArgs, what: &'static str) -> Result<&'a str, Position
 }
 
 /// Reads `matchsticks N`.
-pub fn matchsticks(args: &GameArgs) -> Result<TakeAway, PositionError> {
+pub fn matchsticks(args: &GameOptions) -> Result<TakeAway, PositionError> {
     let n = parse_count(needs(args, "the number of sticks, e.g. 6")?, "sticks")?;
     Ok(TakeAway::matchsticks(n)?)
 }
 
 /// Reads `stones N`.
-pub fn stones(args: &GameArgs) -> Result<TakeAway, PositionError> {
+pub fn stones(args: &GameOptions) -> Result<TakeAway, PositionError> {
     let n = parse_count(needs(args, "the number of stones, e.g. 4")?, "stones")?;
     Ok(TakeAway::stones(n)?)
 }
 
 /// Reads `tictactoe [BOARD]`.
-pub fn tictactoe(args: &GameArgs) -> Result<TicTacToe, PositionError> {
+pub fn tictactoe(args: &GameOptions) -> Result<TicTacToe, PositionError> {
     Ok(match &args.position {
         Some(board) => TicTacToe::from_board(board)?,
         None => TicTacToe::new(),
@@ -358,7 +315,7 @@ pub fn tictactoe(args: &GameArgs) -> Result<TicTacToe, PositionError> {
 }
 
 /// Reads `control MATRIX`, the matrix written out or a file holding it.
-pub fn control(args: &GameArgs) -> Result<Control, PositionError> {
+pub fn control(args: &GameOptions) -> Result<Control, PositionError> {
     let spec = needs(
         args,
         "an adjacency matrix (rows joined by '/') or a file holding one",
@@ -368,31 +325,31 @@ pub fn control(args: &GameArgs) -> Result<Control, PositionError> {
 }
 
 /// Reads `tree FILE` with its `--root`.
-pub fn tree(args: &GameArgs) -> Result<Tree, PositionError> {
+pub fn tree(args: &GameOptions) -> Result<Tree, PositionError> {
     let file = needs(args, "a tree file")?;
     let text = crate::files::read_file(file)?;
     Ok(Tree::parse(&text, args.root)?)
 }
 
 /// Reads `random --branching B --depth D` with its `--seed` and `--order`.
-pub fn random(args: &GameArgs) -> Result<RandomTree, PositionError> {
+pub fn random(args: &GameOptions) -> Result<RandomTree, PositionError> {
     if let Some(p) = &args.position {
         return Err(PositionError::RandomPosition(p.clone()));
     }
     let b = args.branching.ok_or(PositionError::Needs {
         game: args.game,
-        what: "--branching B (and --depth D)",
+        what: "\u{1}branching\u{2} B (and \u{1}depth\u{2} D)",
     })?;
     let d = args.depth.ok_or(PositionError::Needs {
         game: args.game,
-        what: "--depth D (and --branching B)",
+        what: "\u{1}depth\u{2} D (and \u{1}branching\u{2} B)",
     })?;
     Ok(RandomTree::new(b, d, args.seed, args.order)?)
 }
 
 /// Reads `connect4 [MOVES] [--board WxH] [--connect K]`: the 7x6 board with four in a row
 /// unless said otherwise, on the narrowest word its bitboard fits.
-pub fn connect4(args: &GameArgs) -> Result<AnyGame, PositionError> {
+pub fn connect4(args: &GameOptions) -> Result<AnyGame, PositionError> {
     struct Play<'a>(&'a str);
     impl ShapeVisitor for Play<'_> {
         type Output = Result<AnyGame, PositionError>;
@@ -466,7 +423,7 @@ pub fn parse_board(s: &str) -> Result<(u32, u32), String> {
 }
 
 /// Reads `sim [EDGES]`.
-pub fn sim(args: &GameArgs) -> Result<Sim, PositionError> {
+pub fn sim(args: &GameOptions) -> Result<Sim, PositionError> {
     Ok(Sim::from_moves(args.position.as_deref().unwrap_or(""))?)
 }
 

@@ -30,7 +30,7 @@
 //! `analyse` and the server repeat it.
 
 use crate::analysis::Engine;
-use crate::position::{AnyGame, Describe, GameArgs, GameKind, GameVisitor};
+use crate::position::{AnyGame, Describe, GameKind, GameOptions, GameVisitor};
 use cutoff::knowledge::{Assessment, Knowledge};
 use cutoff::{MoveBuffer, Value};
 use std::collections::HashMap;
@@ -49,7 +49,7 @@ pub const KEYED_EXACTLY: [&str; GameKind::BOOKS.len()] = {
 };
 
 /// The Connect Four book in the binary: every position of at most 4 stones (see
-/// `cli/assets/book/connect4.txt` for the command that made it).
+/// `app/assets/book/connect4.txt` for the command that made it).
 pub const CONNECT4: &str = include_str!("../assets/book/connect4.txt");
 
 /// Why a book could not be read, checked, used or built. Each message is one line naming,
@@ -349,7 +349,7 @@ impl Book {
         let mut kind = None;
         // Each position's line number, argument and value, for the checks between entries.
         let mut entries: Vec<(usize, Option<&str>, Value)> = Vec::new();
-        let mut shape_args = crate::position::BoardArgs::default();
+        let mut shape_args = crate::position::ShapeOptions::default();
         for (i, line) in text.lines().enumerate() {
             let at = |e: BookError| e.at(i + 1);
             let line = line.trim();
@@ -369,8 +369,8 @@ impl Book {
                 if !KEYED_EXACTLY.contains(&name) {
                     return Err(at(BookError::NotForBooks(name.to_string())));
                 }
-                let parsed = <GameKind as clap::ValueEnum>::from_str(name, false)
-                    .map_err(|_| at(BookError::UnknownGame(name.to_string())))?;
+                let parsed = GameKind::from_name(name)
+                    .ok_or_else(|| at(BookError::UnknownGame(name.to_string())))?;
                 book.game = name.to_string();
                 kind = Some(parsed);
                 continue;
@@ -391,7 +391,7 @@ impl Book {
                          not {spec}"
                     ))));
                 }
-                shape_args = crate::position::BoardArgs {
+                shape_args = crate::position::ShapeOptions {
                     board: Some((shape.0, shape.1)),
                     connect: Some(shape.2),
                 };
@@ -407,7 +407,7 @@ impl Book {
                 .map_err(|_| at(BookError::BadValue(value.to_string())))?;
             // An empty position (the start) is written `-`.
             let arg = (pos != "-").then_some(pos);
-            let game = AnyGame::parse(&GameArgs::new(kind, arg).on(shape_args))
+            let game = AnyGame::parse(&GameOptions::new(kind, arg).on(shape_args))
                 .map_err(|e| at(e.into()))?;
             let key = game.visit(Entry { value }).map_err(at)?;
             if book.values.insert(key, value).is_some_and(|v| v != value) {
@@ -424,7 +424,7 @@ impl Book {
         // Every entry is in: the check between them does not depend on their order.
         for (line, arg, value) in entries {
             let at = |e: BookError| e.at(line);
-            let game = AnyGame::parse(&GameArgs::new(kind, arg).on(shape_args))
+            let game = AnyGame::parse(&GameOptions::new(kind, arg).on(shape_args))
                 .map_err(|e| at(e.into()))?;
             game.visit(Negamax {
                 value,

@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// The run file's format version.
@@ -64,7 +65,7 @@ pub enum DistributeError {
         what: String,
     },
     /// The folder holds another run.
-    #[error("{dir} holds a run of other settings ({what}): start it again with the same arguments to resume it, or give another --dir")]
+    #[error("{dir} holds a run of other settings ({what}): start it again with the same arguments to resume it, or give another \u{1}dir\u{2}")]
     OtherRun {
         /// The folder.
         dir: String,
@@ -284,7 +285,7 @@ pub struct Summary {
 }
 
 /// Where the workers run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// Worker processes on this machine.
     Local,
@@ -308,6 +309,9 @@ pub struct Settings {
     /// The opening book that guesses the positions it holds (as guesses only: a test still
     /// proves every bound).
     pub book: Option<crate::book::Book>,
+    /// Raised to stop the run (the command's Ctrl-C and SIGTERM): the workers are stopped
+    /// and the run folder keeps what was proved.
+    pub stop: &'static AtomicBool,
 }
 
 fn bad(path: &Path, what: impl Into<String>) -> DistributeError {
@@ -406,7 +410,12 @@ pub fn read_result(
 
 /// Runs task `task` of round `round` of the run in `dir` and writes its result file: a
 /// worker's whole job (`cutoff distribute-task`).
-pub fn run_task(dir: &Path, round: usize, task: usize) -> Result<TaskResult, DistributeError> {
+pub fn run_task(
+    dir: &Path,
+    round: usize,
+    task: usize,
+    stop: &AtomicBool,
+) -> Result<TaskResult, DistributeError> {
     let (spec, digest) = read_run(dir)?;
     let rpath = round_path(dir, round);
     let file: RoundFile = read_json(&rpath)?;
@@ -427,6 +436,7 @@ pub fn run_task(dir: &Path, round: usize, task: usize) -> Result<TaskResult, Dis
         round,
         task,
         jobs,
+        stop,
     })?;
     write_json(&result_path(dir, round, task), &result)?;
     Ok(result)
@@ -439,6 +449,7 @@ struct Worker<'a> {
     round: usize,
     task: usize,
     jobs: &'a [JobSpec],
+    stop: &'a AtomicBool,
 }
 
 impl GameVisitor for Worker<'_> {
@@ -446,7 +457,7 @@ impl GameVisitor for Worker<'_> {
     fn visit<G: Describe>(self, game: &G) -> Self::Output {
         let start = Instant::now();
         let tt = TranspositionTable::try_new(self.spec.table_mib)?;
-        let stop = crate::interrupt::install();
+        let stop = self.stop;
         // The hard results of the earlier tasks, and a file of this task's own; a torn one
         // from an earlier attempt is started afresh.
         let identity = game.table_identity();
@@ -660,12 +671,15 @@ fn lock(dir: &Path) -> Result<std::fs::File, DistributeError> {
 fn first_difference(old: &RunSpec, new: &RunSpec) -> String {
     let pairs = [
         ("game", old.game != new.game),
-        ("--depth", old.depth != new.depth),
-        ("--guess-nodes", old.guess_nodes != new.guess_nodes),
-        ("--tt-mb", old.table_mib != new.table_mib),
-        ("--hard-nodes", old.hard_nodes != new.hard_nodes),
-        ("--split-percent", old.split_percent != new.split_percent),
-        ("--book", old.book != new.book),
+        ("\u{1}depth\u{2}", old.depth != new.depth),
+        ("\u{1}guess_nodes\u{2}", old.guess_nodes != new.guess_nodes),
+        ("\u{1}tt_mb\u{2}", old.table_mib != new.table_mib),
+        ("\u{1}hard_nodes\u{2}", old.hard_nodes != new.hard_nodes),
+        (
+            "\u{1}split_percent\u{2}",
+            old.split_percent != new.split_percent,
+        ),
+        ("\u{1}book\u{2}", old.book != new.book),
     ];
     pairs
         .iter()
@@ -881,6 +895,7 @@ impl<G: Describe> Driver<'_, G> {
         let range = self.game.value_range();
         let digest = self.digest.clone();
         let (backend, workers) = (self.settings.backend, self.settings.workers);
+        let stop = self.settings.stop;
         let mut on_result = |t: usize| -> Result<Option<Vec<usize>>, DistributeError> {
             match read_result(&dir, &digest, &file, t, range) {
                 Ok(res) => {
@@ -906,8 +921,8 @@ impl<G: Describe> Driver<'_, G> {
         };
         let n = file.tasks.len();
         let counts = match backend {
-            Backend::Local => run_local(&dir, round, n, workers, &mut on_result)?,
-            Backend::Slurm => run_slurm(&dir, round, n, workers, &mut on_result)?,
+            Backend::Local => run_local(&dir, round, n, workers, stop, &mut on_result)?,
+            Backend::Slurm => run_slurm(&dir, round, n, workers, stop, &mut on_result)?,
         };
         end.cancelled = counts.cancelled;
         end.retried = counts.retried;
@@ -972,10 +987,10 @@ fn run_local(
     round: usize,
     tasks: usize,
     workers: usize,
+    stop: &AtomicBool,
     on_result: &mut OnResult<'_>,
 ) -> Result<Counts, DistributeError> {
     let exe = worker_exe()?;
-    let stop = crate::interrupt::install();
     let mut queue: VecDeque<usize> = (0..tasks).collect();
     let mut running: Vec<(usize, Child)> = Vec::new();
     let mut finished = vec![false; tasks];
@@ -1153,6 +1168,7 @@ fn run_slurm(
     round: usize,
     tasks: usize,
     workers: usize,
+    stop: &AtomicBool,
     on_result: &mut OnResult<'_>,
 ) -> Result<Counts, DistributeError> {
     let exe = worker_exe()?;
@@ -1160,7 +1176,6 @@ fn run_slurm(
         path: dir.to_path_buf(),
         source,
     })?;
-    let stop = crate::interrupt::install();
     let mut finished = vec![false; tasks];
     let mut attempts = vec![0u32; tasks];
     let mut counts = Counts::default();

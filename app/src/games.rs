@@ -1,8 +1,8 @@
 //! The registry of games: one table, at the foot of this file, from which the command line,
 //! the server and the fuzz targets all take their games.
 //!
-//! From the table come [`GameKind`] (the names clap checks, lists in its help and suggests
-//! from, each game's help text), [`GameKind::name`], [`GameKind::default_algorithm`],
+//! From the table come [`GameKind`] (the names front ends check, list and suggest from,
+//! [`GameKind::from_name`], each game's help text [`GameKind::help`]), [`GameKind::name`], [`GameKind::default_algorithm`],
 //! [`GameKind::is_multi`], [`GameKind::ALL`] and [`GameKind::TWO_PLAYER`], [`AnyGame`] with
 //! [`AnyGame::parse`] and [`AnyGame::visit`], the fuzz targets' games, the server's games ([`GameKind::SERVED`]) and the
 //! games that may have opening books ([`GameKind::BOOKS`]).
@@ -11,15 +11,15 @@
 //!
 //! 1. Write the game in the engine (`engine/src/games/...`), with its `Game` and `Notation`.
 //! 2. Give it a [`Describe`](crate::position::Describe) impl and a function that reads its
-//!    position argument, `fn(&GameArgs) -> Result<TheGame, PositionError>`, in
-//!    `cli/src/position.rs`.
+//!    position argument, `fn(&GameOptions) -> Result<TheGame, PositionError>`, in
+//!    `app/src/position.rs`.
 //! 3. Add one line to the table below: its help text as a doc comment, then
 //!    `Variant = "name", TheGame, DefaultAlgorithm, read_function;` in `two_player` (a game
 //!    whose reader sets it up as one of several types, as Connect Four's boards are, ends its
 //!    line with `=> any`, its reader returns an `AnyGame`, and its other types are listed in
 //!    `shapes`; a game of
 //!    the chance and n-player model, which only `solve` searches, goes in `multi` as
-//!    `Variant = "name";`, and `solve`'s setup in `cmd/solve_multi.rs`). Add the variant to
+//!    `Variant = "name";`, and `solve`'s setup in `commands/solve_multi.rs`). Add the variant to
 //!    `served` for the server's page to offer it, to `books` if its table key is the
 //!    position itself.
 //!
@@ -27,7 +27,7 @@
 //! target (`fuzz/fuzz_targets/parse_move.rs`) sets each two-player game up at its start; a
 //! game without one (it needs a position or parameters) gets an arm there, which it asks for.
 
-use crate::position::{self, GameArgs, GameVisitor, PositionError};
+use crate::position::{self, GameOptions, GameVisitor, PositionError};
 use cutoff::games::perfect::connect4::{Connect4, Fixed128, Fixed64, Shape};
 use cutoff::games::perfect::control::Control;
 use cutoff::games::perfect::random_tree::RandomTree;
@@ -49,10 +49,10 @@ macro_rules! registry {
     };
     (
         two_player {
-            $( $(#[$doc:meta])* $kind:ident = $name:literal, $game:ty, $algo:ident, $parse:path $(=> $any:ident)?; )+
+            $( $(#[doc = $doc:literal])* $kind:ident = $name:literal, $game:ty, $algo:ident, $parse:path $(=> $any:ident)?; )+
         }
         multi {
-            $( $(#[$mdoc:meta])* $mkind:ident = $mname:literal; )+
+            $( $(#[doc = $mdoc:literal])* $mkind:ident = $mname:literal; )+
         }
         shapes {
             $( $(#[$sdoc:meta])* $skind:ident = $sgame:ty, of $sof:ident $(, $compiled:ident)?; )*
@@ -63,10 +63,10 @@ macro_rules! registry {
         /// A game the command line names: the two-player games, then those of the chance and
         /// n-player model ([`cutoff::multi`]). Generated from the registry
         /// ([`crate::games`]), which says how to add one.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
         pub enum GameKind {
-            $( $(#[$doc])* #[value(name = $name)] $kind, )+
-            $( $(#[$mdoc])* #[value(name = $mname)] $mkind, )+
+            $( $(#[doc = $doc])* $kind, )+
+            $( $(#[doc = $mdoc])* $mkind, )+
         }
 
         impl GameKind {
@@ -92,6 +92,22 @@ macro_rules! registry {
                 }
             }
 
+            /// The game named `name` exactly, if there is one.
+            pub fn from_name(name: &str) -> Option<GameKind> {
+                GameKind::ALL.iter().copied().find(|g| g.name() == name)
+            }
+
+            /// One line on the game, for a front end's list of games (the registry's doc
+            /// comment, without its final full stop).
+            pub fn help(self) -> &'static str {
+                let doc: &'static str = match self {
+                    $( GameKind::$kind => concat!($($doc),*), )+
+                    $( GameKind::$mkind => concat!($($mdoc),*), )+
+                };
+                let doc = doc.trim();
+                doc.strip_suffix('.').unwrap_or(doc)
+            }
+
             /// The game's fastest exact algorithm: its own theory for the impartial games, the
             /// null-window solver where the table and the game's knowledge pay, plain
             /// alpha-beta for trees (no transpositions, no knowledge, and their textbook node
@@ -115,7 +131,7 @@ macro_rules! registry {
         /// gave: one variant for each game of [`GameKind::TWO_PLAYER`], named as it.
         #[derive(Clone, Debug)]
         pub enum AnyGame {
-            $( $(#[$doc])* $kind(Box<$game>), )+
+            $( $(#[doc = $doc])* $kind(Box<$game>), )+
             $( $(#[$sdoc])* $skind(Box<$sgame>), )*
         }
 
@@ -123,7 +139,7 @@ macro_rules! registry {
             /// Sets up the game `args.game` at `args.position`; the error names what is wrong,
             /// in one line. The tree games read the options: `root` for `tree`, and
             /// `branching`, `depth`, `seed` and `order` for `random`.
-            pub fn parse(args: &GameArgs) -> Result<AnyGame, PositionError> {
+            pub fn parse(args: &GameOptions) -> Result<AnyGame, PositionError> {
                 match args.game {
                     $( GameKind::$kind => registry!(@read $kind, $parse, args $(, $any)?), )+
                     $( GameKind::$mkind )|+ => Err(PositionError::ChanceOnly(args.game)),
@@ -253,17 +269,16 @@ pub fn or_list(games: &[GameKind]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::ValueEnum;
 
     #[test]
-    fn names_are_claps() {
-        assert_eq!(GameKind::ALL.len(), GameKind::value_variants().len());
+    fn names_read_back() {
         for &g in GameKind::ALL {
-            assert_eq!(GameKind::from_str(g.name(), false), Ok(g));
-            let v = g.to_possible_value().unwrap();
-            assert_eq!(v.get_name(), g.name());
+            assert_eq!(GameKind::from_name(g.name()), Some(g));
+            assert!(!g.help().is_empty() && !g.help().ends_with('.'), "{g}");
             assert_eq!(g.is_multi(), !GameKind::TWO_PLAYER.contains(&g));
         }
+        assert_eq!(GameKind::from_name("Connect4"), None);
+        assert_eq!(GameKind::help(GameKind::Tictactoe), "Tic-tac-toe");
     }
 
     #[test]

@@ -1,0 +1,222 @@
+//! `cutoff distribute GAME [POSITION] --dir DIR [--backend local|slurm] [--workers N]`: a
+//! whole distributed solve by hypothesis (see `crate::distribute`), resumable from DIR; and
+//! `cutoff distribute-task DIR ROUND [--index I]`, the worker each task runs.
+
+use crate::distribute::{self, Backend, RunSpec, Settings, Summary};
+use crate::position::{Describe, GameKind, GameOptions, GameVisitor};
+use crate::shard::{self, GameSpec};
+use crate::{AppError, AppResult};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+/// The deepest frontier `distribute` takes.
+pub const MAX_DEPTH: usize = 8;
+
+/// Arguments of `cutoff distribute`.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The game, the position to solve (its `--depth K`: plies from the position to the
+    /// frontier, default 3) and the tree games' options.
+    pub game: GameOptions,
+    /// The run folder: every file of the run, written atomically; a run stopped and started
+    /// again with the same arguments resumes from it.
+    pub dir: PathBuf,
+    /// Where the workers run: processes on this machine, or a Slurm job array a round.
+    pub backend: Backend,
+    /// Workers at once (local: processes; slurm: the array's throttle). Default: every core.
+    pub workers: Option<usize>,
+    /// Node budget of each frontier position's guessing search.
+    pub guess_nodes: u64,
+    /// Each task's transposition table, in MiB.
+    pub tt_mb: usize,
+    /// Table entries of subtrees of at least this many nodes are kept and loaded by every
+    /// later task (Connect Four).
+    pub hard_nodes: u64,
+    /// Split a test a ply deeper before sending it when the position cost more than this
+    /// percentage of its round's expected nodes before (0: never).
+    pub split_percent: u32,
+    /// An opening book (`cutoff book`; `builtin`: the Connect Four book in the binary) whose
+    /// values are the guesses of the frontier positions it holds, instead of a guessing
+    /// search. Guesses only: every bound is still proved by a test.
+    pub book: Option<String>,
+    /// Print the outcome as JSON.
+    pub json: bool,
+    /// No line per round on standard error.
+    pub quiet: bool,
+}
+
+/// Arguments of `cutoff distribute-task`.
+#[derive(Clone, Debug)]
+pub struct TaskOptions {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The round.
+    pub round: usize,
+    /// The task, from 0 (default: $SLURM_ARRAY_TASK_ID, else $JOB_COMPLETION_INDEX).
+    pub index: Option<usize>,
+}
+
+/// Runs `cutoff distribute`.
+pub fn run(args: &Options, stop: &'static AtomicBool) -> AppResult {
+    if args.game.game.is_multi() || args.game.game == GameKind::Random {
+        return Err(AppError::invalid(format!(
+            "{} cannot be distributed: distribute works on two-player games set up from their \
+             arguments (random trees take --depth as their own)",
+            args.game.game
+        )));
+    }
+    let depth = args.game.depth.unwrap_or(3);
+    if depth == 0 || depth > MAX_DEPTH {
+        return Err(AppError::invalid(format!(
+            "\u{1}depth\u{2} must be between 1 and {MAX_DEPTH}, got {depth}"
+        )));
+    }
+    let workers = args.workers.unwrap_or_else(crate::analysis::cores);
+    if workers == 0 || workers > 4096 {
+        return Err(AppError::invalid(format!(
+            "\u{1}workers\u{2} must be between 1 and 4096, got {workers}"
+        )));
+    }
+    let (game, sha) = shard::open_game(&args.game)?;
+    let mut spec = GameSpec::of(&args.game);
+    spec.position_sha256 = sha;
+    // `--depth` is the frontier's here, not the game's (random trees are refused above).
+    spec.depth = None;
+    // The run records which book guessed (the built-in one, or a file's digest), so that a
+    // resumed run uses the same.
+    let book_id = match args.book.as_deref() {
+        None => None,
+        Some(crate::book::BUILTIN) => Some(crate::book::BUILTIN.to_string()),
+        Some(file) => Some(shard::digest(&shard::read(file)?)),
+    };
+    let settings = Settings {
+        spec: RunSpec {
+            cutoff_distribute: distribute::RUN_VERSION,
+            game: spec,
+            depth,
+            guess_nodes: args.guess_nodes,
+            table_mib: crate::options::table_mib(args.tt_mb)?,
+            hard_nodes: args.hard_nodes,
+            split_percent: args.split_percent,
+            book: book_id,
+        },
+        dir: args.dir.clone(),
+        workers,
+        backend: args.backend,
+        verbose: !args.quiet,
+        book: None,
+        stop,
+    };
+    game.visit(Drive {
+        settings,
+        book: args.book.as_deref(),
+        json: args.json,
+    })
+}
+
+struct Drive<'a> {
+    settings: Settings,
+    book: Option<&'a str>,
+    json: bool,
+}
+
+impl GameVisitor for Drive<'_> {
+    type Output = AppResult;
+    fn visit<G: Describe>(mut self, game: &G) -> AppResult {
+        if let Some(spec) = self.book {
+            self.settings.book = Some(crate::book::load(
+                spec,
+                game.name(),
+                game.board().as_deref(),
+            )?);
+        }
+        let s = distribute::drive(game, &self.settings).map_err(AppError::from)?;
+        print(game, &s, &self.settings, self.json)
+    }
+}
+
+/// What `distribute` prints: `cutoff solve`'s fields, then the run's.
+fn print<G: Describe>(game: &G, s: &Summary, settings: &Settings, json: bool) -> AppResult {
+    let root = game.initial();
+    let explained = game.explain_value(&root, s.value);
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut v = serde_json::to_value(s).map_err(AppError::Json)?;
+        if let Some(m) = v.as_object_mut() {
+            m.insert("game".into(), settings.spec.game.game.clone().into());
+            m.insert("explained".into(), explained.into());
+            m.insert(
+                "pv".into(),
+                serde_json::Value::Array(s.best_move.iter().map(|m| m.clone().into()).collect()),
+            );
+            m.insert("time_ms".into(), (s.seconds * 1e3).into());
+            m.insert("depth".into(), settings.spec.depth.into());
+            m.insert("workers".into(), settings.workers.into());
+            m.insert(
+                "backend".into(),
+                match settings.backend {
+                    Backend::Local => "local",
+                    Backend::Slurm => "slurm",
+                }
+                .into(),
+            );
+        }
+        writeln!(out, "{v}").map_err(AppError::Output)?;
+        return Ok(());
+    }
+    let lines = [
+        ("game", settings.spec.game.game.clone()),
+        ("value", format!("{} ({explained}; exact)", s.value)),
+        (
+            "best move",
+            s.best_move.clone().unwrap_or_else(|| "none".into()),
+        ),
+        ("pv", s.best_move.clone().unwrap_or_default()),
+        (
+            "nodes",
+            format!(
+                "{} ({} guessing, {} in cancelled tasks)",
+                s.nodes, s.guess_nodes, s.cancelled_nodes
+            ),
+        ),
+        ("time", format!("{:.3} s", s.seconds)),
+        (
+            "rounds",
+            format!("{} (largest {} tasks)", s.rounds, s.largest_round),
+        ),
+        (
+            "jobs",
+            format!(
+                "{} run, {} cancelled, {} retried, {} from an earlier run",
+                s.jobs, s.cancelled, s.retried, s.resumed
+            ),
+        ),
+        (
+            "frontier",
+            format!(
+                "{} positions, {} tested, {} solved exactly",
+                s.frontier, s.tested, s.solved
+            ),
+        ),
+    ];
+    for (k, v) in lines {
+        writeln!(out, "{k:<10} {v}").map_err(AppError::Output)?;
+    }
+    Ok(())
+}
+
+/// Runs `cutoff distribute-task`.
+pub fn run_task(args: &TaskOptions, stop: &AtomicBool) -> AppResult {
+    let index = shard::shard_index(args.index)?;
+    let r = distribute::run_task(&args.dir, args.round, index, stop)?;
+    eprintln!(
+        "round {} task {}: {} job(s), {} nodes, {:.3} s",
+        r.round,
+        r.task,
+        r.jobs.len(),
+        r.nodes,
+        r.seconds
+    );
+    Ok(())
+}

@@ -15,7 +15,9 @@
 //! Every search runs on one thread unless the caller hands [`Analysis::run`] a pool.
 
 use crate::analysis::{self, Engine};
+use crate::commands;
 use crate::games::or_list;
+use crate::options::SearchOptions;
 use crate::output::Report;
 use crate::position::{AnyAlgo, AnyGame, Describe, GameKind, GameOptions, GameVisitor};
 use cutoff::advanced::Observer;
@@ -110,7 +112,9 @@ pub fn health() -> serde_json::Value {
     serde_json::json!({ "ok": true, "version": env!("CARGO_PKG_VERSION") })
 }
 
-/// A position asked for: the game and its position text (`/api/analyse` and `/api/solve`).
+/// A position asked for: the game and its position text (`/api/analyse` and `/api/solve`),
+/// read from a query string; [`PositionQuery::analyse`] and [`PositionQuery::solve`] turn it
+/// into the commands' own options.
 #[derive(Deserialize)]
 pub struct PositionQuery {
     game: Option<String>,
@@ -122,19 +126,87 @@ pub struct PositionQuery {
     time_ms: Option<u64>,
 }
 
+impl PositionQuery {
+    /// The game and position asked for, as the commands' [`GameOptions`]; a missing or
+    /// unknown game, or a board that is not a shape, is a 400.
+    pub fn game(&self) -> Result<GameOptions, Failure> {
+        let name = self
+            .game
+            .as_deref()
+            .ok_or_else(|| Failure::bad(format!("missing game ({})", or_list(GameKind::SERVED))))?;
+        let kind = GameKind::from_name(name)
+            .filter(|k| GameKind::SERVED.contains(k))
+            .ok_or_else(|| {
+                Failure::bad(format!(
+                    "unknown game '{}' (expected {})",
+                    cutoff::game::quote_max(name, 40),
+                    or_list(GameKind::SERVED)
+                ))
+            })?;
+        let mut game = GameOptions::new(kind, self.pos.as_deref().filter(|p| !p.is_empty()));
+        if let Some(board) = self.board.as_deref() {
+            if kind != GameKind::Connect4 {
+                return Err(Failure::bad(format!("board is for connect4, not {name}")));
+            }
+            let (w, h, k) = crate::position::parse_shape(board).map_err(Failure::bad)?;
+            game.shape = crate::position::ShapeOptions {
+                board: Some((w, h)),
+                connect: Some(k),
+            };
+        }
+        Ok(game)
+    }
+
+    /// `/api/analyse`'s request as `analyse`'s options: the game, a table of [`TABLE_MIB`],
+    /// the built-in book.
+    pub fn analyse(&self) -> Result<commands::analyse::Options, Failure> {
+        Ok(commands::analyse::Options {
+            game: self.game()?,
+            tt_mb: TABLE_MIB,
+            threads: None,
+            book: Some(crate::book::BUILTIN.to_string()),
+        })
+    }
+
+    /// `/api/solve`'s request as `solve`'s options: the game, one thread, a table of
+    /// [`TABLE_MIB`], the time budget asked for.
+    pub fn solve(&self) -> Result<commands::solve::Options, Failure> {
+        Ok(commands::solve::Options {
+            game: self.game()?,
+            search: SearchOptions {
+                tt_mb: TABLE_MIB,
+                threads: Some(1),
+                time_ms: self.time_ms,
+                ..SearchOptions::default()
+            },
+            parallel: cutoff::solver::Mode::Ybwc,
+            split: Default::default(),
+            table: Default::default(),
+        })
+    }
+}
+
 /// An analysis asked for and checked: every move of the position scored exactly, as
 /// `cutoff analyse --json` reports it, the first moves of Connect Four from the opening book.
 pub struct Analysis {
     game: AnyGame,
     position: Option<String>,
+    /// Whether the built-in book gives the moves it holds (the only book the API reads).
+    book: bool,
 }
 
 impl Analysis {
-    /// The analysis `q` asks for, or what is wrong with it (a 400).
-    pub fn new(q: &PositionQuery) -> Result<Self, Failure> {
+    /// The analysis `opts` asks for, or what is wrong with it (a 400): a game the page
+    /// serves, at a position it can hold.
+    pub fn new(opts: &commands::analyse::Options) -> Result<Self, Failure> {
         Ok(Analysis {
-            game: parse(q)?,
-            position: q.pos.clone().filter(|p| !p.is_empty()),
+            game: parse(&opts.game)?,
+            position: opts.game.position.clone(),
+            book: match opts.book.as_deref() {
+                None => false,
+                Some(crate::book::BUILTIN) => true,
+                Some(_) => return Err(Failure::bad("the API reads only the built-in book")),
+            },
         })
     }
 
@@ -155,6 +227,7 @@ impl Analysis {
         self.game.visit(Analyse {
             stop,
             position: self.position,
+            book: self.book,
             scale,
             progress,
             pool,
@@ -171,10 +244,11 @@ pub struct Solve {
 }
 
 impl Solve {
-    /// The solve `q` asks for, or what is wrong with it (a 400).
-    pub fn new(q: &PositionQuery) -> Result<Self, Failure> {
-        let game = parse(q)?;
-        let budget = match q.time_ms {
+    /// The solve `opts` asks for, or what is wrong with it (a 400): a game the page
+    /// serves, at a position it can hold, within at most [`TIME_LIMIT`].
+    pub fn new(opts: &commands::solve::Options) -> Result<Self, Failure> {
+        let game = parse(&opts.game)?;
+        let budget = match opts.search.time_ms {
             None => None,
             Some(ms) if (1..=TIME_LIMIT.as_millis() as u64).contains(&ms) => {
                 Some(Duration::from_millis(ms))
@@ -201,43 +275,27 @@ impl Solve {
     }
 }
 
-/// The game set up at the position asked for, or what is wrong with the request (a 400).
-fn parse(q: &PositionQuery) -> Result<AnyGame, Failure> {
-    let name = q
-        .game
-        .as_deref()
-        .ok_or_else(|| Failure::bad(format!("missing game ({})", or_list(GameKind::SERVED))))?;
-    let kind = GameKind::from_name(name)
-        .filter(|k| GameKind::SERVED.contains(k))
-        .ok_or_else(|| {
-            Failure::bad(format!(
-                "unknown game '{}' (expected {})",
-                cutoff::game::quote_max(name, 40),
-                or_list(GameKind::SERVED)
-            ))
-        })?;
-    let pos = q.pos.as_deref().filter(|p| !p.is_empty());
+/// The game set up at the position `game` asks for, or what is wrong with it (a 400): the
+/// page serves only [`GameKind::SERVED`], at positions of at most 400 bytes.
+fn parse(game: &GameOptions) -> Result<AnyGame, Failure> {
+    if !GameKind::SERVED.contains(&game.game) {
+        return Err(Failure::bad(format!(
+            "unknown game '{}' (expected {})",
+            game.game,
+            or_list(GameKind::SERVED)
+        )));
+    }
     // The longest position: every cell of the largest board, columns past 9 with commas.
-    if pos.is_some_and(|p| p.len() > 400) {
+    if game.position.as_deref().is_some_and(|p| p.len() > 400) {
         return Err(Failure::bad("position longer than 400 bytes"));
     }
-    let mut args = GameOptions::new(kind, pos);
-    if let Some(board) = q.board.as_deref() {
-        if kind != GameKind::Connect4 {
-            return Err(Failure::bad(format!("board is for connect4, not {name}")));
-        }
-        let (w, h, k) = crate::position::parse_shape(board).map_err(Failure::bad)?;
-        args.shape = crate::position::ShapeOptions {
-            board: Some((w, h)),
-            connect: Some(k),
-        };
-    }
-    AnyGame::parse(&args).map_err(|e| Failure::bad(crate::Spelling::Field.apply(&e.to_string())))
+    AnyGame::parse(game).map_err(|e| Failure::bad(crate::Spelling::Field.apply(&e.to_string())))
 }
 
 struct Analyse<'a> {
     stop: &'a AtomicBool,
     position: Option<String>,
+    book: bool,
     scale: cutoff::Value,
     progress: Option<&'a MoveProgress>,
     /// The server's threads: a search that proves large takes them (see `State::pool`).
@@ -251,7 +309,11 @@ impl GameVisitor for Analyse<'_> {
         let engine = Engine {
             progress: self.progress,
             // The first moves of Connect Four would take minutes to solve: the book has them.
-            book: crate::book::builtin().ok(),
+            book: if self.book {
+                crate::book::builtin().ok()
+            } else {
+                None
+            },
             ..Engine::new(&tt, self.pool, true, self.stop)
         };
         let report = analysis::report(game, &game.initial(), &engine, self.position, self.scale)

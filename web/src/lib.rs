@@ -5,11 +5,13 @@
 //! this module and `worker.js`, which runs it in a Web Worker) that any static host serves.
 //!
 //! JavaScript calls [`request`] with what it would have fetched from the server, less the
-//! `/api` prefix, and gets the same status and JSON. Every search runs on the worker's one
+//! `/api` prefix, and gets the same status and JSON: the query becomes the commands' own
+//! options structs (`cutoff_app::commands::analyse::Options`, `solve::Options`), checked
+//! and run by the application library as the server's are. Every search runs on the worker's one
 //! thread (WebAssembly here has no threads), with no time limit: a page stops a search by
 //! ending its worker. Long and parallel analyses stay with `cutoff serve`.
 
-use cutoff_app::api::{self, Analysis, Failure, Solve, Trace, BODY_LIMIT};
+use cutoff_app::api::{self, Analysis, Failure, PositionQuery, Solve, Trace, BODY_LIMIT};
 use std::sync::atomic::AtomicBool;
 use wasm_bindgen::prelude::wasm_bindgen;
 
@@ -49,10 +51,14 @@ fn answer(method: &str, target: &str, body: Option<String>) -> Result<Vec<u8>, F
     match (method, path) {
         ("GET", "/health") => api::encode(&api::health()),
         ("GET", "/analyse") => {
-            let report = Analysis::new(&api::query(query)?)?.run(&stop, None, None)?;
+            let q: PositionQuery = api::query(query)?;
+            let report = Analysis::new(&q.analyse()?)?.run(&stop, None, None)?;
             api::encode(&report)
         }
-        ("GET", "/solve") => Solve::new(&api::query(query)?)?.run(&stop),
+        ("GET", "/solve") => {
+            let q: PositionQuery = api::query(query)?;
+            Solve::new(&q.solve()?)?.run(&stop)
+        }
         ("GET", "/trace") => Trace::new(&api::query(query)?, None)?.run(&stop),
         ("POST", "/trace") => {
             let q = api::query(query)?;

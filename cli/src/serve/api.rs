@@ -169,7 +169,7 @@ where
 }
 
 async fn analyse(Shared(state): Shared<Arc<State>>, Params(q): Params<PositionQuery>) -> Response {
-    let job = match Analysis::new(&q) {
+    let job = match q.analyse().and_then(|o| Analysis::new(&o)) {
         Ok(job) => job,
         Err(failure) => return Refused(failure).into_response(),
     };
@@ -182,7 +182,7 @@ async fn analyse(Shared(state): Shared<Arc<State>>, Params(q): Params<PositionQu
 }
 
 async fn solve(Shared(state): Shared<Arc<State>>, Params(q): Params<PositionQuery>) -> Response {
-    let job = match Solve::new(&q) {
+    let job = match q.solve().and_then(|o| Solve::new(&o)) {
         Ok(job) => job,
         Err(failure) => return Refused(failure).into_response(),
     };
@@ -225,7 +225,7 @@ async fn analyse_stream(
     Params(q): Params<PositionQuery>,
 ) -> Response {
     use axum::response::sse::{Event, KeepAlive, Sse};
-    let job = match Analysis::new(&q) {
+    let job = match q.analyse().and_then(|o| Analysis::new(&o)) {
         Ok(job) => job,
         Err(failure) => return Refused(failure).into_response(),
     };

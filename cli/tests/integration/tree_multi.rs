@@ -12,9 +12,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 const EXPECTI_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/assets/trees/expectiminimax.tree"
+    "/../app/assets/trees/expectiminimax.tree"
 );
-const MAXN_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/trees/maxn3.tree");
+const MAXN_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/assets/trees/maxn3.tree");
 
 /// The course's expectiminimax example (the file's tree, without its comments): MAX, then
 /// chance, then MIN, then leaves.

@@ -18,7 +18,6 @@ pub use crate::game::{Assessment, Knowledge, NoKnowledge};
 
 use crate::game::{Game, MoveBuffer, Value};
 
-
 /// The analysis of a game whose knowledge is an exact value found without search and a pruned
 /// move list (Sim, the control game): the outcome if the game is over, else what `quick`
 /// finds, else the moves `list` writes, unhinted, within [`Game::value_range`].

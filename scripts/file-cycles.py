@@ -413,8 +413,8 @@ def main(argv):
                         print(f"  {d}/{a} -> {b}: {extra} more")
     if bad:
         return 1
-    print(f"file-cycles: {files} files in {len(dirs)} crates, no circles"
-          + (f" ({shown} allowed)" if shown else ""))
+    print(f"file-cycles: {files} files in {len(dirs)} crates, "
+          + (f"no circle but the {shown} allowed" if shown else "no circles"))
     return 0
 
 

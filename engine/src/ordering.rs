@@ -5,36 +5,9 @@
 //! give no codes are ordered by their hint alone. The tables belong to one searcher (one
 //! thread), so a parallel search gives each worker its own and nothing here is shared.
 
+pub use crate::game::OrderingConfig;
+
 use crate::game::{Game, MoveBuffer, Player, NO_CODE};
-
-/// Which ordering heuristics are on (all by default), so their worth can be measured.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OrderingConfig {
-    /// Try the table's best move first.
-    pub table_move: bool,
-    /// Try the ply's killer moves next.
-    pub killers: bool,
-    /// Use the game's static hint.
-    pub hint: bool,
-    /// Use the history heuristic.
-    pub history: bool,
-    /// Non-zero: shuffle the root's moves, and break ties between equal scores two plies and
-    /// more below the root, pseudo-randomly from this seed (Lazy SMP's helpers diverge this
-    /// way).
-    pub jitter: u64,
-}
-
-impl Default for OrderingConfig {
-    fn default() -> Self {
-        OrderingConfig {
-            table_move: true,
-            killers: true,
-            hint: true,
-            history: true,
-            jitter: 0,
-        }
-    }
-}
 
 /// Per-searcher ordering state: two killers per ply and a history score per (side, move code).
 pub struct MoveOrdering {

@@ -2,8 +2,13 @@
 //! position of the chance and n-player model ([`Turn`], also used by the imperfect-information
 //! model), and one payoff per player ([`Payoffs`]).
 
-use crate::game::Value;
 use std::fmt::Debug;
+
+/// A game value. Terminal utilities and evaluations stay well inside `-INF..=INF`.
+pub type Value = i32;
+
+/// A bound larger than any value a game produces; `-INF` and `INF` open the full window.
+pub const INF: Value = 1 << 30;
 
 /// The two players. `First` moves first and is the MAX player of minimax.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -2,10 +2,14 @@
 //! of every position up to N plies below the position (see `crate::book`).
 
 use crate::analysis::Engine;
+use crate::book::{BookError, KEYED_EXACTLY};
 use crate::games::GameKind;
 use crate::position::{AnyGame, Describe, GameOptions, GameVisitor};
 use crate::{AppError, AppResult};
 use cutoff::games::perfect::connect4::geometry::board_bits;
+use cutoff::knowledge::Knowledge;
+use cutoff::{MoveBuffer, Value};
+use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 
 /// Arguments of `cutoff book`.
@@ -107,7 +111,7 @@ impl GameVisitor for Build<'_> {
         let start = std::time::Instant::now();
         // Progress only to a person watching: a log keeps to the result line.
         let watched = std::io::IsTerminal::is_terminal(&std::io::stderr());
-        let text = crate::book::build(game, from, args.plies, &engine, &header, |i, n| {
+        let text = build(game, from, args.plies, &engine, &header, |i, n| {
             if watched && i % 20 == 0 {
                 eprintln!(
                     "cutoff book: solving {} of {n} ({:.0} s)",
@@ -125,4 +129,139 @@ impl GameVisitor for Build<'_> {
         );
         Ok(())
     }
+}
+
+/// One position of a book being built: the position, how to write it, its ply, its value
+/// once known.
+struct Line<P> {
+    pos: P,
+    arg: String,
+    ply: usize,
+    value: Option<Value>,
+}
+
+/// Builds the book of every position up to `plies` moves from `game`'s start (`root`: the
+/// position argument it came from), positions that end the game left out: those `plies`
+/// deep are solved exactly with `engine` (`report(i, n)` before each), the shallower ones
+/// valued by negamax over their children (a child that ends the game by its outcome).
+/// Returns the book's text, headed by `header`. `Err` if the engine was stopped or the game
+/// cannot write positions as arguments.
+fn build<G: Describe>(
+    game: &G,
+    root: Option<&str>,
+    plies: usize,
+    engine: &Engine<'_>,
+    header: &str,
+    mut report: impl FnMut(usize, usize),
+) -> Result<String, BookError> {
+    if !KEYED_EXACTLY.contains(&game.name()) {
+        return Err(BookError::NotForBooks(game.name().to_string()));
+    }
+    // Every position by key, found depth first in the game's move order: the first path to
+    // reach a position writes it.
+    let mut lines: Vec<Line<G::Pos>> = Vec::new();
+    let mut index: HashMap<u64, usize> = HashMap::new();
+    let mut path = Vec::new();
+    collect(
+        game,
+        game.initial(),
+        root,
+        plies,
+        &mut path,
+        &mut lines,
+        &mut index,
+    )?;
+    let deepest: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].ply == plies)
+        .collect();
+    for (k, &i) in deepest.iter().enumerate() {
+        report(k, deepest.len());
+        let (v, _, _) = engine
+            .solve(game, lines[i].pos)
+            .map_err(BookError::Stopped)?;
+        lines[i].value = Some(v);
+    }
+    // Shallower positions, deepest first: every child is valued by then.
+    for ply in (0..plies).rev() {
+        let at_ply: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].ply == ply).collect();
+        for i in at_ply {
+            let pos = lines[i].pos;
+            let mut moves = G::Moves::default();
+            game.moves(&pos, &mut moves);
+            let mut best = None;
+            for &mv in moves.as_slice() {
+                let child = game.play(&pos, mv);
+                let v = match game.outcome(&child) {
+                    Some(v) => v,
+                    None => lines[index[&G::Knowledge::table_key(game, &child).0]]
+                        .value
+                        .expect("children are valued first"),
+                };
+                best = Some(best.map_or(-v, |b: Value| b.max(-v)));
+            }
+            lines[i].value = best;
+        }
+    }
+    let mut text = String::from(header);
+    text.push_str(&format!("game {}\n", game.name()));
+    if let Some(board) = game.board() {
+        text.push_str(&format!("board {board}\n"));
+    }
+    for l in &lines {
+        let v = l.value.expect("every position is valued");
+        text.push_str(&format!(
+            "{} {v}\n",
+            if l.arg.is_empty() { "-" } else { &l.arg }
+        ));
+    }
+    Ok(text)
+}
+
+/// Adds `pos` (reached by `path` from `root`) and, while `left` plies remain, its subtree to
+/// the book's positions, each once.
+fn collect<G: Describe>(
+    game: &G,
+    pos: G::Pos,
+    root: Option<&str>,
+    left: usize,
+    path: &mut Vec<String>,
+    lines: &mut Vec<Line<G::Pos>>,
+    index: &mut HashMap<u64, usize>,
+) -> Result<(), BookError> {
+    if game.outcome(&pos).is_some() {
+        return Ok(());
+    }
+    let key = G::Knowledge::table_key(game, &pos).0;
+    if index.contains_key(&key) {
+        return Ok(());
+    }
+    let arg = game
+        .position_arg(root, path, &pos)
+        .ok_or(BookError::CannotWrite(game.name()))?;
+    index.insert(key, lines.len());
+    lines.push(Line {
+        pos,
+        arg,
+        ply: path.len(),
+        value: None,
+    });
+    if left == 0 {
+        return Ok(());
+    }
+    let mut moves = G::Moves::default();
+    game.moves(&pos, &mut moves);
+    for &mv in moves.as_slice() {
+        path.push(game.format_move(&pos, mv));
+        collect(
+            game,
+            game.play(&pos, mv),
+            root,
+            left - 1,
+            path,
+            lines,
+            index,
+        )?;
+        path.pop();
+    }
+    Ok(())
 }

@@ -51,6 +51,7 @@
 
 pub mod best_response;
 pub mod mccfr;
+mod params;
 pub mod solver;
 pub mod state;
 pub mod tree;

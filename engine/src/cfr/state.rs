@@ -39,7 +39,7 @@
 //! only asked for finite numbers: the average strategy then came out all zeros, its
 //! exploitability 0, and the next save held numbers that could not be read back.)
 
-use super::solver::{Params, Variant};
+use super::params::{Params, Variant};
 use super::tree::ExtensiveTree;
 use std::fmt;
 

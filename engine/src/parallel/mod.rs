@@ -19,8 +19,8 @@ mod ybwc;
 pub use deepening::parallel_iterative_deepening;
 
 use crate::game::{Game, Value};
+use crate::search::policy::{Best, Node};
 use crate::search::policy::{Brothers, Policy, Split};
-use crate::search::pvs::{Best, Node};
 use crate::search::{Algorithm, Limits, NoObserver, Searcher, Stats};
 use crate::tt::{TranspositionTable, TtStats};
 use crossbeam::queue::ArrayQueue;

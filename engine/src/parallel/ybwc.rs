@@ -15,8 +15,8 @@
 
 use super::{tally, RootResult, Run, Shared, Tallies, Task};
 use crate::game::{Game, MoveBuffer, Value};
+use crate::search::policy::{Best, Node};
 use crate::search::policy::{Brothers, Split};
-use crate::search::pvs::{Best, Node};
 use crate::search::Searcher;
 use crossbeam::queue::ArrayQueue;
 use crossbeam::utils::CachePadded;

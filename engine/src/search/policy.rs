@@ -9,9 +9,54 @@
 //! away, so the serial search compiles to the plain PVS loop. The parallel policies live in
 //! `crate::parallel`, one small file each.
 
-use super::pvs::{Best, Node};
 use super::{Observer, Searcher};
-use crate::game::{Game, Value};
+use crate::game::{Game, Value, INF, NO_CODE};
+
+// What the node routine (`pvs.rs`) hands a policy.
+
+/// What a node's prologue leaves for its move loop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Node {
+    /// The window, narrowed by the game's bounds and the table.
+    pub alpha: Value,
+    pub beta: Value,
+    /// The game's bounds on the node's value (`Assessment::Bounds`, both halves): the value
+    /// the loop finds is clamped into them (see [`Searcher::node`]).
+    pub lo: Value,
+    pub hi: Value,
+    pub key: u64,
+    /// The depth the node is searched to, as the table records it.
+    pub depth: u8,
+    /// Number of moves, generated and ordered at the node's ply.
+    pub moves: usize,
+    /// Node count when the node started (its subtree size goes into the table).
+    pub nodes_before: u64,
+    /// Whether the table key is that of the mirror image (move codes are mirrored).
+    pub mirrored: bool,
+    /// A forced move passed through statically: nothing is stored.
+    pub forced: bool,
+    /// log2 of the nodes an earlier search of this node took, from its table entry (0
+    /// without one): the parallel search's estimate of the work under it.
+    pub work: u8,
+}
+
+/// The best move found by a node's loop.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Best<M> {
+    pub value: Value,
+    pub mv: Option<M>,
+    pub code: u8,
+}
+
+impl<M> Best<M> {
+    pub(crate) fn none() -> Self {
+        Best {
+            value: -INF,
+            mv: None,
+            code: NO_CODE,
+        }
+    }
+}
 
 /// What [`Policy::split`] did with the rest of a node's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

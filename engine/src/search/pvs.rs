@@ -14,58 +14,14 @@
 //! the null-window search of a child with its re-search in [`Searcher::scout`], which the
 //! parallel tasks call too.
 
-use super::policy::{Policy, Serial, Split};
+use super::policy::{Best, Node, Policy, Serial, Split};
 use super::{Observer, Searcher};
-use crate::game::{Game, MoveBuffer, Value, INF, NO_CODE};
+use crate::game::{Game, MoveBuffer, Value, NO_CODE};
 use crate::knowledge::{Assessment, Knowledge};
 use crate::tt::{Bound, Entry};
 
 /// Table depth meaning "searched to the end of the game": valid at any horizon.
 const TO_THE_END: u8 = u8::MAX;
-
-/// What a node's prologue leaves for its move loop.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Node {
-    /// The window, narrowed by the game's bounds and the table.
-    pub alpha: Value,
-    pub beta: Value,
-    /// The game's bounds on the node's value (`Assessment::Bounds`, both halves): the value
-    /// the loop finds is clamped into them (see [`Searcher::node`]).
-    pub lo: Value,
-    pub hi: Value,
-    pub key: u64,
-    /// The depth the node is searched to, as the table records it.
-    pub depth: u8,
-    /// Number of moves, generated and ordered at the node's ply.
-    pub moves: usize,
-    /// Node count when the node started (its subtree size goes into the table).
-    pub nodes_before: u64,
-    /// Whether the table key is that of the mirror image (move codes are mirrored).
-    pub mirrored: bool,
-    /// A forced move passed through statically: nothing is stored.
-    pub forced: bool,
-    /// log2 of the nodes an earlier search of this node took, from its table entry (0
-    /// without one): the parallel search's estimate of the work under it.
-    pub work: u8,
-}
-
-/// The best move found by a node's loop.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Best<M> {
-    pub value: Value,
-    pub mv: Option<M>,
-    pub code: u8,
-}
-
-impl<M> Best<M> {
-    pub(crate) fn none() -> Self {
-        Best {
-            value: -INF,
-            mv: None,
-            code: NO_CODE,
-        }
-    }
-}
 
 impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     /// Serial PVS value of the node at `ply` within `(alpha, beta)`, fail-soft.

@@ -14,7 +14,10 @@ const EXPECTI_FILE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../app/assets/trees/expectiminimax.tree"
 );
-const MAXN_FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../app/assets/trees/maxn3.tree");
+const MAXN_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../app/assets/trees/maxn3.tree"
+);
 
 /// The course's expectiminimax example (the file's tree, without its comments): MAX, then
 /// chance, then MIN, then leaves.

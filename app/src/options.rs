@@ -35,6 +35,21 @@ pub fn threads(asked: Option<usize>) -> Result<usize, AppError> {
     Ok(n)
 }
 
+/// An integer option from a front end whose integers have any sign and size (Python's
+/// `int`; beyond 128 bits it comes saturated), as the type `T` the options struct holds: an
+/// error naming `field` if it is negative where `T` is unsigned, or beyond `T`. The command's
+/// parser refuses such values itself; the range each option accepts is checked after this,
+/// where the command's own values are.
+pub fn integer<T: TryFrom<i128>>(field: &str, v: i128) -> Result<T, AppError> {
+    T::try_from(v).map_err(|_| {
+        AppError::invalid(if v < 0 && T::try_from(-1i128).is_err() {
+            format!("{} must not be negative, got {v}", opt(field))
+        } else {
+            format!("{} {v} is out of range", opt(field))
+        })
+    })
+}
+
 /// YBWC's split thresholds, shared by `solve` and `suite` (tuning knobs; the defaults are
 /// [`cutoff::solver::ParallelConfig`]'s).
 #[derive(Clone, Debug)]
@@ -213,5 +228,21 @@ mod tests {
         assert!(e.to_string().contains("too many"), "{e}");
         assert!(matches!(threads(Some(0)), Err(AppError::NoThreads)));
         assert_eq!(threads(None).unwrap(), cores());
+    }
+
+    #[test]
+    fn integers_out_of_their_type_name_the_field() {
+        assert_eq!(integer::<u64>("seed", 7).unwrap(), 7);
+        assert_eq!(integer::<i64>("horizon", -3).unwrap(), -3);
+        let e = integer::<usize>("tt_mb", -1).unwrap_err();
+        assert_eq!(
+            e.message(crate::Spelling::Field),
+            "tt_mb must not be negative, got -1"
+        );
+        let e = integer::<u32>("connect", 1 << 40).unwrap_err();
+        assert_eq!(
+            e.message(crate::Spelling::Flag),
+            "--connect 1099511627776 is out of range"
+        );
     }
 }

@@ -1,31 +1,399 @@
-"""Type stubs of the extension module cutoff._cutoff (python/src/lib.rs). Use the package's
-functions (cutoff.solve, cutoff.analyse, cutoff.cfr, cutoff.search) rather than these."""
+"""Type stubs of the extension module cutoff._cutoff (python/src/). The package cutoff
+re-exports every name here; use it from there. Defaults written `...` are Rust values the
+runtime signature cannot show: the docstrings give them (tt_mb=64, seed=1, ...)."""
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+import os
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from typing_extensions import final
+
+__all__ = [
+    "solve",
+    "analyse",
+    "cfr",
+    "search",
+    "Solver",
+    "SolveResult",
+    "TableFileReport",
+    "ChanceResult",
+    "AnalyseResult",
+    "MoveScore",
+    "CfrResult",
+    "InfosetStrategy",
+    "SearchResult",
+    "Error",
+    "__version__",
+]
 
 __version__: str
+
+#: A position of a built-in game: its text (str or ASCII bytes), or for connect4 the columns
+#: played (1-based).
+_Position = Union[str, bytes, Sequence[int], None]
+#: A progress callback: called with a dict of the search's figures.
+_Progress = Callable[[Dict[str, Any]], Any]
 
 class Error(ValueError):
     """What the engine or the command refused, with its one-line message."""
 
-def run(
-    command: str,
-    argv: List[str],
-    progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
-    every: float = 1.0,
-) -> Tuple[str, Optional[str], Optional[str], Optional[str]]:
-    """Runs the command's solve, analyse or cfr: (status, json, text, message)."""
+@final
+class SolveResult:
+    """The report of solve on a two-player game: the command's --json fields."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def board(self) -> Optional[str]: ...
+    @property
+    def algo(self) -> str: ...
+    @property
+    def value(self) -> Optional[int]: ...
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def explained(self) -> Optional[str]: ...
+    @property
+    def bounds(self) -> Optional[Tuple[int, int]]: ...
+    @property
+    def best_move(self) -> Optional[str]: ...
+    @property
+    def pv(self) -> List[str]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def forced(self) -> int: ...
+    @property
+    def leaves(self) -> int: ...
+    @property
+    def cutoffs(self) -> int: ...
+    @property
+    def first_move_cutoff_rate(self) -> float: ...
+    @property
+    def max_ply(self) -> int: ...
+    @property
+    def depth(self) -> Optional[int]: ...
+    @property
+    def depth_reached(self) -> Optional[int]: ...
+    @property
+    def time_ms(self) -> float: ...
+    @property
+    def threads(self) -> int: ...
+    @property
+    def parallel(self) -> Optional[str]: ...
+    @property
+    def nodes_per_thread(self) -> Optional[List[int]]: ...
+    @property
+    def weak(self) -> bool: ...
+    @property
+    def stopped(self) -> Optional[str]: ...
+    @property
+    def table_file(self) -> Optional[TableFileReport]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as the command's --json prints it."""
+
+@final
+class TableFileReport:
+    """What table_file did in one solve."""
+
+    @property
+    def loaded(self) -> int: ...
+    @property
+    def torn(self) -> bool: ...
+    @property
+    def written(self) -> int: ...
+    @property
+    def dropped(self) -> int: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The figures as the command's --json writes them."""
+
+@final
+class ChanceResult:
+    """The report of solve on pig or chance trees: the command's --json fields."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def position(self) -> str: ...
+    @property
+    def algorithm(self) -> str: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def value(self) -> Optional[float]: ...
+    @property
+    def values(self) -> Optional[List[float]]: ...
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def depth_reached(self) -> int: ...
+    @property
+    def stopped(self) -> Optional[str]: ...
+    @property
+    def best_move(self) -> Optional[str]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def inner_nodes(self) -> int: ...
+    @property
+    def table_mib(self) -> Optional[int]: ...
+    @property
+    def time_ms(self) -> float: ...
+    @property
+    def stats(self) -> Dict[str, int]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as the command's --json prints it."""
+
+@final
+class MoveScore:
+    """One move of analyse's report."""
+
+    @property
+    def move(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def explain(self) -> str: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The entry as the command's --json writes it."""
+
+@final
+class AnalyseResult:
+    """The report of analyse: every legal move with its exact value."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def board(self) -> Optional[str]: ...
+    @property
+    def position(self) -> Optional[str]: ...
+    @property
+    def to_move(self) -> str: ...
+    @property
+    def terminal(self) -> bool: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def explain(self) -> str: ...
+    @property
+    def best_move(self) -> Optional[str]: ...
+    @property
+    def moves(self) -> List[MoveScore]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def time_ms(self) -> float: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as the command's --json prints it."""
+
+@final
+class InfosetStrategy:
+    """One information set's average strategy."""
+
+    @property
+    def infoset(self) -> str: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def actions(self) -> List[str]: ...
+    @property
+    def probabilities(self) -> List[float]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The entry as the command's --json writes it."""
+
+@final
+class CfrResult:
+    """The report of one CFR run: the command's --json fields."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def algo(self) -> str: ...
+    @property
+    def iterations(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def iterations_per_second(self) -> float: ...
+    @property
+    def value(self) -> float: ...
+    @property
+    def nash_conv(self) -> float: ...
+    @property
+    def exploitability(self) -> float: ...
+    @property
+    def curve(self) -> List[Tuple[int, float]]: ...
+    @property
+    def curve_seconds(self) -> List[float]: ...
+    @property
+    def strategy(self) -> List[InfosetStrategy]: ...
+    @property
+    def average_strategy(self) -> Dict[str, Dict[str, float]]: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as the command's --json prints it."""
+
+@final
+class SearchResult:
+    """The result of search on a game written in Python (moves are the game's objects)."""
+
+    @property
+    def value(self) -> Optional[int]: ...
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def bounds(self) -> Tuple[int, int]: ...
+    @property
+    def best_move(self) -> Any: ...
+    @property
+    def pv(self) -> List[Any]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def leaves(self) -> int: ...
+    @property
+    def cutoffs(self) -> int: ...
+    @property
+    def forced(self) -> int: ...
+    @property
+    def first_move_cutoff_rate(self) -> float: ...
+    @property
+    def max_ply(self) -> int: ...
+    @property
+    def time_ms(self) -> float: ...
+    @property
+    def stopped(self) -> Optional[str]: ...
+    @property
+    def trace(self) -> Optional[List[Tuple[str, int, Any, Any]]]: ...
+    @property
+    def trace_cut(self) -> bool: ...
+    @property
+    def algo(self) -> str: ...
+    @property
+    def positions(self) -> int: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The fields as a dict."""
+
+def solve(
+    game: Any,
+    position: Any = None,
+    *,
+    algo: Optional[str] = None,
+    depth: Optional[int] = None,
+    weak: bool = False,
+    tt_mb: int = ...,
+    time_ms: Optional[int] = None,
+    nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    parallel: str = "ybwc",
+    board: Optional[str] = None,
+    connect: Optional[int] = None,
+    branching: Optional[int] = None,
+    seed: int = ...,
+    order: str = "random",
+    root: str = "max",
+    players: Optional[int] = None,
+    win_score: Optional[int] = None,
+    faces: Optional[int] = None,
+    horizon: Optional[int] = None,
+    piglet: bool = False,
+    outcomes: Optional[int] = None,
+    probs: Optional[str] = None,
+    split_depth: Optional[int] = None,
+    split_nodes: Optional[int] = None,
+    split_after: Optional[int] = None,
+    table_file: Union[str, os.PathLike[str], None] = None,
+    table_file_nodes: int = ...,
+    progress: Optional[_Progress] = None,
+    progress_every: float = 1.0,
+) -> Union[SolveResult, ChanceResult, SearchResult]:
+    """Solves a position, as `cutoff solve GAME [POSITION] --json`: a SolveResult (pig and
+    chance: a ChanceResult; a game written in Python: a SearchResult)."""
+
+def analyse(
+    game: str,
+    position: _Position = None,
+    *,
+    tt_mb: int = ...,
+    threads: Optional[int] = None,
+    book: Optional[str] = None,
+    board: Optional[str] = None,
+    connect: Optional[int] = None,
+    branching: Optional[int] = None,
+    depth: Optional[int] = None,
+    seed: int = ...,
+    order: str = "random",
+    root: str = "max",
+) -> AnalyseResult:
+    """The exact value of every legal move, as `cutoff analyse GAME [POSITION] --json`."""
+
+def cfr(
+    game: str,
+    algo: Union[str, Sequence[str]] = ...,
+    *,
+    iterations: Optional[int] = None,
+    seconds: Optional[float] = None,
+    threads: Optional[int] = None,
+    seed: Optional[int] = None,
+    batch: Optional[int] = None,
+    variance: Optional[str] = None,
+    every: Optional[int] = None,
+    save: Optional[str] = None,
+    resume: Optional[str] = None,
+    svg: Optional[str] = None,
+    progress: Optional[_Progress] = None,
+) -> Union[CfrResult, List[CfrResult]]:
+    """Solves kuhn or leduc with CFR: a CfrResult, or a list of them for a list of algos."""
 
 def search(
     game: Any,
     position: Any = None,
+    *,
     algo: str = "solve",
     depth: Optional[int] = None,
-    tt_mb: int = 16,
+    tt_mb: int = ...,
     nodes: Optional[int] = None,
     time_ms: Optional[int] = None,
     trace: bool = False,
-    progress: Optional[Callable[[Dict[str, Any]], Any]] = None,
-    every: float = 1.0,
-) -> Dict[str, Any]:
-    """Searches a game written in Python; the fields of cutoff.search's result."""
+    progress: Optional[_Progress] = None,
+    progress_every: float = 1.0,
+) -> SearchResult:
+    """Searches a game written in Python with the engine."""
+
+@final
+class Solver:
+    """A solver of one two-player game that keeps its transposition table across calls."""
+
+    def __new__(
+        cls,
+        game: str,
+        *,
+        board: Optional[str] = None,
+        connect: Optional[int] = None,
+        tt_mb: int = ...,
+        threads: Optional[int] = None,
+        algo: Optional[str] = None,
+        weak: bool = False,
+        depth: Optional[int] = None,
+        parallel: str = "ybwc",
+        branching: Optional[int] = None,
+        seed: int = ...,
+        order: str = "random",
+        root: str = "max",
+    ) -> Solver: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def tt_mb(self) -> int: ...
+    def solve(
+        self,
+        position: _Position = None,
+        *,
+        time_ms: Optional[int] = None,
+        nodes: Optional[int] = None,
+        progress: Optional[_Progress] = None,
+        progress_every: float = 1.0,
+    ) -> SolveResult:
+        """Solves position on the kept table."""
+    def analyse(self, position: _Position = None, *, book: Optional[str] = None) -> AnalyseResult:
+        """Every legal move's exact value at position, on the kept table."""
+    def clear(self) -> None:
+        """Empties the table."""

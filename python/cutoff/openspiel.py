@@ -334,7 +334,7 @@ def _unscale(v, scale):
 def solve(state, *, key="auto", scale=1, value_function=None, order=None, **options) -> SpielResult:
     """Solves the OpenSpiel ``state`` with cutoff (``cutoff.solve`` on a :class:`SpielGame`).
 
-    ``options`` go to ``cutoff.solve`` (``algo``, ``depth``, ``tt_mb``, ...; the default
+    ``options`` go to ``cutoff.search`` (``algo``, ``depth``, ``tt_mb``, ...; the default
     is cutoff's exact solver with its table and ordering). ``key``, ``scale``,
     ``value_function`` and ``order``: see :class:`SpielGame`. A terminal state is answered
     without a search (its returns, 0 nodes).
@@ -349,7 +349,7 @@ def solve(state, *, key="auto", scale=1, value_function=None, order=None, **opti
     import cutoff
 
     start = _time.perf_counter()
-    res = cutoff.solve(game, **options)
+    res = cutoff.search(game, **options)
     elapsed = (_time.perf_counter() - start) * 1000.0
     time_ms = getattr(res, "time_ms", None)
     return SpielResult(

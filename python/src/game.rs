@@ -9,6 +9,8 @@
 //! for exactly one position (no hash collisions). Moves are interned likewise; the first 255
 //! distinct moves have codes the table stores as best moves.
 
+use crate::args::{int, opt_int, Int};
+use crate::results::SearchResult;
 use crate::{check_every, snapshot, supervise, tell, Error, Failure};
 use cutoff::advanced::{Observer, Searcher};
 use cutoff::game::NO_CODE;
@@ -518,10 +520,60 @@ fn bound(v: Value) -> Option<Value> {
 /// the search's figures (not with `trace`). Returns a dict: `value`, `exact`, `bounds`,
 /// `best_move`, `pv`, `nodes` and the other counts, `time_ms`, `stopped`, and `trace` if
 /// asked.
+/// Searches a game written in Python with the engine (the guide: docs/guide/python.md).
+///
+/// `game` has `initial()`, `to_move(s)`, `moves(s)`, `play(s, m)`, `outcome(s)` and `key(s)`,
+/// and optionally `evaluate(s)`, `value_range()` and `max_plies(s)`; `position` is the state
+/// to search from (default: `game.initial()`). `algo`: minimax, negamax, alphabeta,
+/// alphabeta-hard, veb, ab, pvs, mtdf, solve (the default) or iterative; `depth` a depth
+/// limit; `tt_mb` the table's MiB; `nodes` and `time_ms` budgets (iterative deepening);
+/// `trace=True` records the search's events; `progress` is called every `progress_every`
+/// seconds with a dict of the search's figures. Returns a `SearchResult`; Ctrl-C raises
+/// `cutoff.Interrupted` carrying it.
 #[pyfunction]
-#[pyo3(signature = (game, position=None, algo="solve", depth=None, tt_mb=16, nodes=None, time_ms=None, trace=false, progress=None, every=1.0))]
+#[pyo3(signature = (game, position=None, *, algo="solve", depth=None, tt_mb=Int(16), nodes=None, time_ms=None, trace=false, progress=None, progress_every=1.0))]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn search<'py>(
+pub(crate) fn search(
+    py: Python<'_>,
+    game: &Bound<'_, PyAny>,
+    position: Option<&Bound<'_, PyAny>>,
+    algo: &str,
+    depth: Option<Int>,
+    tt_mb: Int,
+    nodes: Option<Int>,
+    time_ms: Option<Int>,
+    trace: bool,
+    progress: Option<Py<PyAny>>,
+    progress_every: f64,
+) -> PyResult<Py<PyAny>> {
+    let fields = search_fields(
+        py,
+        game,
+        position,
+        algo,
+        opt_int("depth", depth)?,
+        int("tt_mb", tt_mb)?,
+        opt_int("nodes", nodes)?,
+        opt_int("time_ms", time_ms)?,
+        trace,
+        progress,
+        progress_every,
+    )?;
+    let stopped = fields
+        .get_item("interrupted")?
+        .is_some_and(|v| v.is_truthy().unwrap_or(false));
+    fields.del_item("interrupted")?;
+    let result = Py::new(py, SearchResult::new(fields))?.into_any();
+    if stopped {
+        return Err(crate::interrupted(py, "interrupted".into(), Some(result)));
+    }
+    Ok(result)
+}
+
+/// What [`search`] finds, as a dict of its result's fields and `interrupted` (whether
+/// Ctrl-C stopped it), the values already of the options' types.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn search_fields<'py>(
     py: Python<'py>,
     game: &Bound<'py, PyAny>,
     position: Option<&Bound<'py, PyAny>>,
@@ -557,11 +609,7 @@ pub(crate) fn search<'py>(
             "trace=True records one search: not iterative deepening, a budget or progress",
         ));
     }
-    if tt_mb == 0 || tt_mb > 1 << 20 {
-        return Err(Error::new_err(format!(
-            "tt_mb must be between 1 and 1048576, got {tt_mb}"
-        )));
-    }
+    let tt_mb = cutoff_app::options::table_mib(tt_mb).map_err(crate::app_error)?;
     let stop = AtomicBool::new(false);
     // The searches with a table poll the stop flag and report the bounds they proved.
     let polls = algorithm.uses_table() || budget || iterative;
@@ -705,8 +753,8 @@ pub(crate) fn search<'py>(
     }
     out.set_item("algo", algo)?;
     out.set_item("positions", g.interned.lock().map_or(0, |i| i.nodes.len()))?;
-    // Ctrl-C: the caller (python/cutoff/__init__.py) raises `cutoff.Interrupted` with this
-    // result, which holds what the search proved.
+    // Ctrl-C: the caller raises `cutoff.Interrupted` with this result, which holds what the
+    // search proved.
     out.set_item("interrupted", signal.is_some())?;
     Ok(out)
 }

@@ -1,9 +1,10 @@
 //! The extension module `cutoff._cutoff` behind the Python package `cutoff` (python/cutoff/,
 //! guide docs/guide/python.md).
 //!
-//! Two entry points, both thin:
-//! - `run`: the command's `solve`, `analyse` and `cfr`, with arguments parsed by the
-//!   command's own parser and the report it prints as `--json`;
+//! - `solve`, `analyse`, `cfr` and the `Solver` class (python/src/commands.rs): the command's
+//!   work through the application library's options structs, each keyword of theirs checked
+//!   by PyO3 (its name and type: python/src/args.rs) and by the application (its range), with
+//!   typed results read back from the command's JSON report (python/src/results.rs);
 //! - `search` (python/src/game.rs): the engine's two-player searches on a game written in
 //!   Python.
 //!
@@ -13,14 +14,14 @@
 
 #![deny(missing_docs)]
 
+mod args;
+mod commands;
 mod game;
+mod results;
 
-use clap::Parser;
 use cutoff::solver::Snapshot;
-use cutoff_app::commands;
 use cutoff_app::progress::Display;
 use cutoff_app::{AppError, Control, Outcome, Spelling};
-use cutoff_cli::cmd;
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -141,55 +142,40 @@ pub(crate) fn snapshot<'py>(
     Ok(d)
 }
 
-/// `solve`'s arguments as the command parses them.
-#[derive(Parser)]
-#[command(name = "solve", no_binary_name = true)]
-struct SolveArgs {
-    #[command(flatten)]
-    args: cmd::solve::Args,
+/// The Python error for the application's `e`: [`Error`] with its one-line message, the
+/// options named by their keywords (`tt_mb`); a thread pool that would not start is not the
+/// caller's mistake, so that one is a RuntimeError.
+pub(crate) fn app_error(e: AppError) -> PyErr {
+    match e {
+        AppError::Pool(_) => PyRuntimeError::new_err(e.message(Spelling::Field)),
+        e => Error::new_err(e.message(Spelling::Field)),
+    }
 }
 
-/// `analyse`'s arguments as the command parses them.
-#[derive(Parser)]
-#[command(name = "analyse", no_binary_name = true)]
-struct AnalyseArgs {
-    #[command(flatten)]
-    args: cmd::analyse::Args,
+/// `cutoff.Interrupted(message, result)`, the exception of a search Ctrl-C stopped. It is
+/// the pure-Python part's class (a KeyboardInterrupt subclass), looked up when raised.
+pub(crate) fn interrupted(py: Python<'_>, message: String, result: Option<Py<PyAny>>) -> PyErr {
+    let made = py
+        .import("cutoff")
+        .and_then(|m| m.getattr("Interrupted"))
+        .and_then(|class| class.call1((message, result)));
+    match made {
+        Ok(e) => PyErr::from_value(e),
+        Err(e) => e,
+    }
 }
 
-/// `cfr`'s arguments as the command parses them.
-#[derive(Parser)]
-#[command(name = "cfr", no_binary_name = true)]
-struct CfrArgs {
-    #[command(flatten)]
-    args: cmd::cfr::Args,
-}
-
-/// clap's error as one line, without its `error: ` prefix.
-fn usage_error(e: clap::Error) -> PyErr {
-    let text = e.render().to_string();
-    let line = text.lines().next().unwrap_or("invalid arguments");
-    Error::new_err(line.strip_prefix("error: ").unwrap_or(line).to_string())
-}
-
-/// What [`run`] returns: status, JSON report, text report, message.
-type Reply = (String, Option<String>, Option<String>, Option<String>);
-
-/// Runs the command's `command` (`solve`, `analyse` or `cfr`) with the arguments `argv`, as
-/// `cutoff COMMAND ARGV...` would, and returns `(status, json, text, message)`: `status` is
-/// `"ok"`, or `"interrupted"` when Ctrl-C stopped the work (then `json` is the report of what
-/// was done, or `None` if there is none, and `message` the command's line). `progress`, if
-/// given, is called every `every` seconds with a dict of the search's figures (for `cfr`: at
-/// each checkpoint of the exploitability curve).
-#[pyfunction]
-#[pyo3(signature = (command, argv, progress=None, every=1.0))]
-fn run(
+/// Runs a command's `work` under [`supervise`] with `progress` called every `every` seconds
+/// (for `cfr`: at each checkpoint), and turns its outcome into the result `typed` makes of
+/// it: the report, or [`interrupted`] carrying the report of what was done when Ctrl-C
+/// stopped the work, or the error.
+pub(crate) fn run_command(
     py: Python<'_>,
-    command: &str,
-    argv: Vec<String>,
     progress: Option<Py<PyAny>>,
     every: f64,
-) -> PyResult<Reply> {
+    work: impl FnOnce(Control<'_>) -> Result<Outcome, AppError> + Send,
+    typed: impl FnOnce(Python<'_>, &Outcome) -> PyResult<Py<PyAny>>,
+) -> PyResult<Py<PyAny>> {
     check_every(every)?;
     let stop = AtomicBool::new(false);
     let failure = Failure::default();
@@ -218,58 +204,47 @@ fn run(
             .as_ref()
             .map(|_| &on_point as &(dyn Fn(u64, f64) + Sync)),
     };
-    let work: Box<dyn FnOnce() -> Result<Outcome, AppError> + Send + '_> = match command {
-        "solve" => {
-            let a = SolveArgs::try_parse_from(&argv).map_err(usage_error)?;
-            Box::new(move || commands::solve::compute(&a.args.options(), control))
-        }
-        "analyse" => {
-            let a = AnalyseArgs::try_parse_from(&argv).map_err(usage_error)?;
-            Box::new(move || commands::analyse::compute(&a.args.options(), control))
-        }
-        "cfr" => {
-            let a = CfrArgs::try_parse_from(&argv).map_err(usage_error)?;
-            Box::new(move || commands::cfr::compute(&a.args.options(), control))
-        }
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "unknown command '{other}' (expected solve, analyse or cfr)"
-            )))
-        }
-    };
-    let (out, signal) = supervise(py, &stop, work);
+    let (out, signal) = supervise(py, &stop, || work(control));
     if let Some(e) = failure.take() {
         return Err(e);
     }
-    let interrupted = |json, msg: String| Ok(("interrupted".to_string(), json, None, Some(msg)));
     match (out, signal) {
         (Ok(o), None) => match o.after {
             // Stopped by nothing this call raised: the report stands, with its message.
-            Some(e) => Err(Error::new_err(e.message(Spelling::Flag))),
-            None => Ok(("ok".into(), Some(o.json), Some(o.text), None)),
+            Some(e) => Err(app_error(e)),
+            None => typed(py, &o),
         },
         (Ok(o), Some(_)) => {
+            let result = typed(py, &o)?;
             let msg = o
                 .after
-                .map_or_else(|| "interrupted".to_string(), |e| e.message(Spelling::Flag));
-            interrupted(Some(o.json), msg)
+                .map_or_else(|| "interrupted".to_string(), |e| e.message(Spelling::Field));
+            Err(interrupted(py, msg, Some(result)))
         }
         (Err(e), Some(_)) if matches!(e, AppError::Interrupted { .. }) => {
-            interrupted(None, e.message(Spelling::Flag))
+            Err(interrupted(py, e.message(Spelling::Field), None))
         }
         (Err(_), Some(signal)) => Err(signal),
-        (Err(e), None) => Err(match e {
-            AppError::Pool(_) => PyRuntimeError::new_err(e.message(Spelling::Flag)),
-            e => Error::new_err(e.message(Spelling::Flag)),
-        }),
+        (Err(e), None) => Err(app_error(e)),
     }
 }
 
 /// The module `cutoff._cutoff`.
 #[pymodule]
 fn _cutoff(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(commands::cfr, m)?)?;
     m.add_function(wrap_pyfunction!(game::search, m)?)?;
+    m.add_class::<commands::Solver>()?;
+    m.add_class::<results::SolveResult>()?;
+    m.add_class::<results::TableFileReport>()?;
+    m.add_class::<results::ChanceResult>()?;
+    m.add_class::<results::AnalyseResult>()?;
+    m.add_class::<results::MoveScore>()?;
+    m.add_class::<results::CfrResult>()?;
+    m.add_class::<results::InfosetStrategy>()?;
+    m.add_class::<results::SearchResult>()?;
     m.add("Error", m.py().get_type::<Error>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -28,6 +28,27 @@ pub struct Options {
 
 /// What `cutoff analyse` finds, under `control` (its stop flag), before it is printed.
 pub fn compute(args: &Options, control: Control<'_>) -> Result<Outcome, AppError> {
+    run(args, control, None)
+}
+
+/// [`compute`] with the caller's transposition table instead of a fresh one of
+/// `args.tt_mb` MiB (which is then only checked): the entries of earlier searches on it
+/// answer this one's transpositions, and this one's stay for the next (the Python package's
+/// `Solver`).
+pub fn compute_in(
+    args: &Options,
+    control: Control<'_>,
+    table: &cutoff::tt::TranspositionTable,
+) -> Result<Outcome, AppError> {
+    run(args, control, Some(table))
+}
+
+/// [`compute`], on `table` if given.
+fn run(
+    args: &Options,
+    control: Control<'_>,
+    table: Option<&cutoff::tt::TranspositionTable>,
+) -> Result<Outcome, AppError> {
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
         return Err(AppError::TableSize(args.tt_mb));
     }
@@ -37,6 +58,7 @@ pub fn compute(args: &Options, control: Control<'_>) -> Result<Outcome, AppError
     game.visit(Analyse {
         args,
         control,
+        table,
         threads,
         scale,
     })
@@ -46,6 +68,7 @@ pub fn compute(args: &Options, control: Control<'_>) -> Result<Outcome, AppError
 struct Analyse<'a> {
     args: &'a Options,
     control: Control<'a>,
+    table: Option<&'a cutoff::tt::TranspositionTable>,
     threads: usize,
     scale: Value,
 }
@@ -55,7 +78,14 @@ impl GameVisitor for Analyse<'_> {
 
     fn visit<G: Describe>(self, game: &G) -> Self::Output {
         let pos = game.initial();
-        let tt = crate::options::table(self.args.tt_mb)?;
+        let fresh;
+        let tt = match self.table {
+            Some(given) => given,
+            None => {
+                fresh = crate::options::table(self.args.tt_mb)?;
+                &fresh
+            }
+        };
         let pool = Engine::pool(self.threads)?;
         let book = match self.args.book.as_deref() {
             None => None,
@@ -77,7 +107,7 @@ impl GameVisitor for Analyse<'_> {
         let engine = Engine {
             book: book.as_ref(),
             ..Engine::new(
-                &tt,
+                tt,
                 pool.as_ref(),
                 self.args.threads.is_none(),
                 self.control.stop,

@@ -27,6 +27,34 @@ pub struct Options {
 
 /// What `cutoff solve` finds, under `control`, before it is printed.
 pub fn compute(args: &Options, control: Control<'_>) -> Result<Outcome, AppError> {
+    run(args, control, None)
+}
+
+/// [`compute`] with the caller's transposition table instead of a fresh one of
+/// `args.search.tt_mb` MiB (which is then only checked): the entries of earlier searches on it
+/// answer this one's transpositions, and this one's stay for the next (the Python package's
+/// `Solver`). The searches without a table, and the games with chance nodes or more than
+/// two players (whose model keeps a table of another kind), run as [`compute`] runs them.
+pub fn compute_in(
+    args: &Options,
+    control: Control<'_>,
+    table: &cutoff::tt::TranspositionTable,
+) -> Result<Outcome, AppError> {
+    run(args, control, Some(table))
+}
+
+/// [`compute`], on `table` if given.
+fn run(
+    args: &Options,
+    control: Control<'_>,
+    table: Option<&cutoff::tt::TranspositionTable>,
+) -> Result<Outcome, AppError> {
+    if args.table.table_file_nodes == 0 {
+        // The command's parser refuses 0 itself; a front end without one reaches this.
+        return Err(AppError::invalid(
+            "\u{1}table_file_nodes\u{2} must be at least 1",
+        ));
+    }
     if args.game.game.is_multi() {
         return super::solve_multi::compute(&args.game, &args.search, control);
     }
@@ -41,6 +69,7 @@ pub fn compute(args: &Options, control: Control<'_>) -> Result<Outcome, AppError
     game.visit(Solve {
         args,
         control,
+        table,
         depth,
         scale,
         default_algo: args.game.game.default_algorithm(),
@@ -51,6 +80,7 @@ pub fn compute(args: &Options, control: Control<'_>) -> Result<Outcome, AppError
 struct Solve<'a> {
     args: &'a Options,
     control: Control<'a>,
+    table: Option<&'a cutoff::tt::TranspositionTable>,
     depth: Option<usize>,
     scale: i32,
     default_algo: Algorithm,
@@ -63,6 +93,7 @@ impl GameVisitor for Solve<'_> {
             game,
             self.args,
             self.control,
+            self.table,
             self.depth,
             self.scale,
             self.default_algo,
@@ -71,11 +102,13 @@ impl GameVisitor for Solve<'_> {
 }
 
 /// Searches the game's initial position and makes the report; `scale` turns the root value
-/// into the reported one (+1, or -1 for trees with a MIN root).
+/// into the reported one (+1, or -1 for trees with a MIN root); `table`, if given, is the
+/// caller's, used instead of a fresh one.
 fn report<G: Describe>(
     game: &G,
     args: &Options,
     control: Control<'_>,
+    table: Option<&cutoff::tt::TranspositionTable>,
     depth: Option<usize>,
     scale: i32,
     default_algo: Algorithm,
@@ -130,7 +163,10 @@ fn report<G: Describe>(
     if uses_table {
         solver = solver.stop_flag(control.stop);
         let mib = crate::options::table_mib(args.search.tt_mb)?;
-        if args.table.table_file.is_some() {
+        if let Some(given) = table {
+            table_file = args.table.open(game.name(), game.table_identity(), given)?;
+            solver = solver.table(given);
+        } else if args.table.table_file.is_some() {
             // The file's entries go into a table made here, before the search starts.
             kept = cutoff::tt::TranspositionTable::try_new(mib)?;
             table_file = args.table.open(game.name(), game.table_identity(), &kept)?;

@@ -116,7 +116,7 @@ pub enum AppError {
     /// `threads` of 0.
     #[error("{} must be at least 1", opt("threads"))]
     NoThreads,
-    /// More threads than [`max_threads`].
+    /// More threads than [`max_threads`](crate::options::max_threads).
     #[error(
         "{} {asked} is too many: at most {max} on this machine ({cores} cores; 4 threads \
          per core, at least 16)",

@@ -168,7 +168,7 @@ pub trait Game: Sync {
     /// The inline move list this game fills.
     type Moves: MoveBuffer<Self::Move>;
     /// What the table-driven searches may know of this game beyond its rules (see
-    /// [`crate::knowledge`]): [`NoKnowledge`](crate::knowledge::NoKnowledge) for a game
+    /// [`crate::knowledge`]): [`NoKnowledge`] for a game
     /// searched by its rules alone.
     type Knowledge: Knowledge<Self>;
 

@@ -5,7 +5,7 @@ use crate::analysis::Engine;
 use crate::book::{BookError, KEYED_EXACTLY};
 use crate::games::GameKind;
 use crate::position::{AnyGame, Describe, GameOptions, GameVisitor};
-use crate::{AppError, AppResult};
+use crate::AppError;
 use cutoff::games::perfect::connect4::geometry::board_bits;
 use cutoff::knowledge::Knowledge;
 use cutoff::{MoveBuffer, Value};
@@ -34,7 +34,11 @@ pub struct Options {
 const MAX_PLIES: usize = 8;
 
 /// Runs `cutoff book`.
-pub fn run(args: &Options, stop: &AtomicBool) -> AppResult {
+pub fn run(
+    args: &Options,
+    stop: &AtomicBool,
+    on_position: OnPosition<'_>,
+) -> Result<String, AppError> {
     if args.plies > MAX_PLIES {
         return Err(AppError::invalid(format!(
             "\u{1}plies\u{2} must be at most {MAX_PLIES}, got {}",
@@ -58,20 +62,25 @@ pub fn run(args: &Options, stop: &AtomicBool) -> AppResult {
         args,
         threads,
         stop,
+        on_position,
     })
 }
+
+/// Told as each position of the deepest ply starts: its index from 0, and how many there are.
+pub type OnPosition<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
 /// `book` for one game.
 struct Build<'a> {
     args: &'a Options,
     threads: usize,
     stop: &'a AtomicBool,
+    on_position: OnPosition<'a>,
 }
 
 impl GameVisitor for Build<'_> {
-    type Output = AppResult;
+    type Output = Result<String, AppError>;
 
-    fn visit<G: Describe>(self, game: &G) -> AppResult {
+    fn visit<G: Describe>(self, game: &G) -> Self::Output {
         let args = self.args;
         let tt = crate::options::table(args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;
@@ -109,25 +118,14 @@ impl GameVisitor for Build<'_> {
         let out = std::path::Path::new(&args.out);
         crate::files::check_writable(out)?;
         let start = std::time::Instant::now();
-        // Progress only to a person watching: a log keeps to the result line.
-        let watched = std::io::IsTerminal::is_terminal(&std::io::stderr());
-        let text = build(game, from, args.plies, &engine, &header, |i, n| {
-            if watched && i % 20 == 0 {
-                eprintln!(
-                    "cutoff book: solving {} of {n} ({:.0} s)",
-                    i + 1,
-                    start.elapsed().as_secs_f64()
-                );
-            }
-        })?;
+        let text = build(game, from, args.plies, &engine, &header, self.on_position)?;
         crate::files::write_atomic(out, text.as_bytes())?;
         let positions = text.lines().filter(|l| !l.starts_with('#')).count() - 1;
-        println!(
-            "cutoff book: {positions} positions written to '{}' in {:.1} s",
+        Ok(format!(
+            "cutoff book: {positions} positions written to '{}' in {:.1} s\n",
             crate::message::shown_path(&args.out),
             start.elapsed().as_secs_f64()
-        );
-        Ok(())
+        ))
     }
 }
 

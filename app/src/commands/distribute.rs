@@ -5,8 +5,7 @@
 use crate::distribute::{self, Backend, RunSpec, Settings, Summary};
 use crate::position::{Describe, GameKind, GameOptions, GameVisitor};
 use crate::shard::{self, GameSpec};
-use crate::{AppError, AppResult};
-use std::io::Write;
+use crate::{AppError, AppResult, Outcome};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -40,8 +39,6 @@ pub struct Options {
     /// values are the guesses of the frontier positions it holds, instead of a guessing
     /// search. Guesses only: every bound is still proved by a test.
     pub book: Option<String>,
-    /// Print the outcome as JSON.
-    pub json: bool,
     /// No line per round on standard error.
     pub quiet: bool,
 }
@@ -58,7 +55,7 @@ pub struct TaskOptions {
 }
 
 /// Runs `cutoff distribute`.
-pub fn run(args: &Options, stop: &'static AtomicBool) -> AppResult {
+pub fn run(args: &Options, stop: &'static AtomicBool) -> Result<Outcome, AppError> {
     if args.game.game.is_multi() || args.game.game == GameKind::Random {
         return Err(AppError::invalid(format!(
             "{} cannot be distributed: distribute works on two-player games set up from their \
@@ -111,19 +108,17 @@ pub fn run(args: &Options, stop: &'static AtomicBool) -> AppResult {
     game.visit(Drive {
         settings,
         book: args.book.as_deref(),
-        json: args.json,
     })
 }
 
 struct Drive<'a> {
     settings: Settings,
     book: Option<&'a str>,
-    json: bool,
 }
 
 impl GameVisitor for Drive<'_> {
-    type Output = AppResult;
-    fn visit<G: Describe>(mut self, game: &G) -> AppResult {
+    type Output = Result<Outcome, AppError>;
+    fn visit<G: Describe>(mut self, game: &G) -> Self::Output {
         if let Some(spec) = self.book {
             self.settings.book = Some(crate::book::load(
                 spec,
@@ -132,20 +127,19 @@ impl GameVisitor for Drive<'_> {
             )?);
         }
         let s = distribute::drive(game, &self.settings).map_err(AppError::from)?;
-        print(game, &s, &self.settings, self.json)
+        report(game, &s, &self.settings)
     }
 }
 
-/// What `distribute` prints: `cutoff solve`'s fields, then the run's.
-fn print<G: Describe>(game: &G, s: &Summary, settings: &Settings, json: bool) -> AppResult {
+/// What `distribute` reports: `cutoff solve`'s fields, then the run's.
+fn report<G: Describe>(game: &G, s: &Summary, settings: &Settings) -> Result<Outcome, AppError> {
     let root = game.initial();
     let explained = game.explain_value(&root, s.value);
-    let mut out = std::io::stdout().lock();
-    if json {
+    let json = {
         let mut v = serde_json::to_value(s).map_err(AppError::Json)?;
         if let Some(m) = v.as_object_mut() {
             m.insert("game".into(), settings.spec.game.game.clone().into());
-            m.insert("explained".into(), explained.into());
+            m.insert("explained".into(), explained.clone().into());
             m.insert(
                 "pv".into(),
                 serde_json::Value::Array(s.best_move.iter().map(|m| m.clone().into()).collect()),
@@ -162,9 +156,8 @@ fn print<G: Describe>(game: &G, s: &Summary, settings: &Settings, json: bool) ->
                 .into(),
             );
         }
-        writeln!(out, "{v}").map_err(AppError::Output)?;
-        return Ok(());
-    }
+        v.to_string()
+    };
     let lines = [
         ("game", settings.spec.game.game.clone()),
         ("value", format!("{} ({explained}; exact)", s.value)),
@@ -200,10 +193,15 @@ fn print<G: Describe>(game: &G, s: &Summary, settings: &Settings, json: bool) ->
             ),
         ),
     ];
-    for (k, v) in lines {
-        writeln!(out, "{k:<10} {v}").map_err(AppError::Output)?;
-    }
-    Ok(())
+    let text = lines
+        .iter()
+        .map(|(k, v)| format!("{k:<10} {v}\n"))
+        .collect();
+    Ok(Outcome {
+        text,
+        json,
+        after: None,
+    })
 }
 
 /// Runs `cutoff distribute-task`.

@@ -4,8 +4,7 @@
 //! - `control`: prints one line per board, `1` if the first player wins, else `0`.
 
 use crate::files::{read_file, read_stdin};
-use crate::{AppError, AppResult};
-use std::io::Write;
+use crate::AppError;
 
 /// The problems the command answers.
 const PROBLEMS: [&str; 2] = ["ural1195", "control"];
@@ -20,8 +19,8 @@ pub struct Options {
     pub file: Option<String>,
 }
 
-/// Runs `cutoff judge`.
-pub fn run(args: &Options) -> AppResult {
+/// Runs `cutoff judge`: the answer, as the judge expects it on standard output.
+pub fn run(args: &Options) -> Result<String, AppError> {
     if !PROBLEMS.contains(&args.problem.as_str()) {
         return Err(AppError::invalid(format!(
             "unknown problem '{}' (expected one of: {})",
@@ -44,9 +43,5 @@ pub fn run(args: &Options) -> AppResult {
         }
         out
     };
-    let mut stdout = std::io::stdout().lock();
-    stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush())
-        .map_err(AppError::Answer)
+    Ok(out)
 }

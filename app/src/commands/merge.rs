@@ -5,7 +5,7 @@
 use crate::output::Report;
 use crate::position::{Describe, GameVisitor};
 use crate::shard::{self, Path, Results, Solved, Split};
-use crate::{AppError, AppResult};
+use crate::{AppError, Outcome};
 use cutoff::knowledge::Knowledge;
 use cutoff::{MoveBuffer, Notation, Value};
 use serde::Serialize;
@@ -17,8 +17,6 @@ pub struct Options {
     pub file: String,
     /// The results folder of its shards (default: FILE.results).
     pub dir: Option<String>,
-    /// Print one JSON object instead of text.
-    pub json: bool,
 }
 
 /// `merge --json`: `solve --json`'s fields, and the split's size.
@@ -63,7 +61,7 @@ pub fn merged(split: &Split, results: &Results) -> Result<Merge, AppError> {
 }
 
 /// Runs `cutoff merge`.
-pub fn run(args: &Options) -> AppResult {
+pub fn run(args: &Options) -> Result<Outcome, AppError> {
     let split = Split::read(&args.file)?;
     let dir = shard::results_dir(&args.file, args.dir.as_ref());
     let results = shard::load(&split, &dir)?;
@@ -78,24 +76,24 @@ pub fn run(args: &Options) -> AppResult {
             )))
         }
     };
-    if args.json {
-        let m = Merged {
-            report,
-            shards: split.header.shards,
-            frontier: split.lines.len(),
-        };
-        let text = serde_json::to_string(&m).map_err(AppError::Json)?;
-        println!("{text}");
-    } else {
-        println!(
-            "{}",
-            report.text_with(&[
-                ("shards", split.header.shards.to_string()),
-                ("frontier", split.lines.len().to_string()),
-            ])
-        );
-    }
-    Ok(())
+    let text = format!(
+        "{}\n",
+        report.text_with(&[
+            ("shards", split.header.shards.to_string()),
+            ("frontier", split.lines.len().to_string()),
+        ])
+    );
+    let json = serde_json::to_string(&Merged {
+        report,
+        shards: split.header.shards,
+        frontier: split.lines.len(),
+    })
+    .map_err(AppError::Json)?;
+    Ok(Outcome {
+        text,
+        json,
+        after: None,
+    })
 }
 
 struct Back<'a> {

@@ -5,7 +5,7 @@
 //! unsolved, with what is known of them, so that merge can back everything up.
 
 use crate::shard::{self, Header, Line, Results, Split};
-use crate::{AppError, AppResult};
+use crate::AppError;
 use cutoff::Value;
 
 /// Arguments of `cutoff plan`.
@@ -112,7 +112,7 @@ pub fn next_pass(split: &Split, results: &Results, shards: usize) -> Result<Next
 }
 
 /// Runs `cutoff plan`.
-pub fn run(args: &Options) -> AppResult {
+pub fn run(args: &Options) -> Result<String, AppError> {
     let split = Split::read(&args.file)?;
     let shards = args.shards.unwrap_or(split.header.shards);
     if shards == 0 || shards > shard::MAX_SHARDS {
@@ -132,12 +132,11 @@ pub fn run(args: &Options) -> AppResult {
     } else {
         format!("the value lies in [{lo}, {hi}]")
     };
-    println!(
-        "{}: pass {} solves {} of {} lines in {shards} shards; {settled}",
+    Ok(format!(
+        "{}: pass {} solves {} of {} lines in {shards} shards; {settled}\n",
         crate::message::shown_path(&args.out),
         next.header.pass,
         next.chosen,
         split.lines.len()
-    );
-    Ok(())
+    ))
 }

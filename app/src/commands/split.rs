@@ -33,7 +33,7 @@ pub struct Options {
 }
 
 /// Runs `cutoff split`.
-pub fn run(args: &Options) -> AppResult {
+pub fn run(args: &Options) -> Result<String, AppError> {
     if args.shards == 0 || args.shards > shard::MAX_SHARDS {
         return Err(AppError::invalid(format!(
             "\u{1}shards\u{2} must be between 1 and {}, got {}",
@@ -84,8 +84,8 @@ struct SplitGame<'a> {
 }
 
 impl GameVisitor for SplitGame<'_> {
-    type Output = AppResult;
-    fn visit<G: Describe>(self, game: &G) -> AppResult {
+    type Output = Result<String, AppError>;
+    fn visit<G: Describe>(self, game: &G) -> Self::Output {
         split(game, self.args, self.depth, self.sha)
     }
 }
@@ -97,7 +97,12 @@ struct Frontier<P> {
     paths: usize,
 }
 
-fn split<G: Describe>(game: &G, args: &Options, depth: usize, sha: Option<String>) -> AppResult {
+fn split<G: Describe>(
+    game: &G,
+    args: &Options,
+    depth: usize,
+    sha: Option<String>,
+) -> Result<String, AppError> {
     let root = game.initial();
     let mut f = Frontier {
         lines: Vec::new(),
@@ -169,9 +174,9 @@ fn split<G: Describe>(game: &G, args: &Options, depth: usize, sha: Option<String
         load.iter().min().copied().unwrap_or(0),
         load.iter().max().copied().unwrap_or(0),
     );
-    println!(
+    Ok(format!(
         "{}: {} frontier positions ({} paths) {} plies below the position, {} shards of {}-{} \
-         positions, estimated cost {lo}-{hi} nodes a shard",
+         positions, estimated cost {lo}-{hi} nodes a shard\n",
         crate::message::shown_path(&args.out),
         f.lines.len(),
         f.paths,
@@ -179,8 +184,7 @@ fn split<G: Describe>(game: &G, args: &Options, depth: usize, sha: Option<String
         args.shards,
         count.iter().min().copied().unwrap_or(0),
         count.iter().max().copied().unwrap_or(0),
-    );
-    Ok(())
+    ))
 }
 
 /// Walks every path of `left` more plies from `pos` (`path`: the moves so far), recording the

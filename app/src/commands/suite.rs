@@ -2,11 +2,13 @@
 
 use crate::position::{with_shape, Describe, ShapeOptions, ShapeVisitor};
 use crate::suite::{run_suite, SuiteOptions};
-use crate::{AppError, AppResult};
+use crate::{AppError, Outcome};
 use cutoff::games::perfect::connect4::{parse_suite_on, suite_shape, Connect4, Geometry};
 use cutoff::solver::Mode;
-use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// Told after each position: the positions done, and how many the run solves.
+pub type OnPosition<'a> = &'a (dyn Fn(usize, usize) + Sync);
 
 /// Arguments of `cutoff suite`.
 #[derive(Clone, Debug)]
@@ -33,8 +35,6 @@ pub struct Options {
     pub keep_table: bool,
     /// Solve only the first N positions (at least 1).
     pub limit: Option<usize>,
-    /// Print one JSON object instead of text.
-    pub json: bool,
 }
 
 /// `suite --json`: the summary's fields, the file, its board (absent for 7x6 with four in a
@@ -49,8 +49,9 @@ struct SuiteJson<'a> {
     wrong: &'a [&'a crate::suite::PositionResult],
 }
 
-/// Runs `cutoff suite`.
-pub fn run(args: &Options) -> AppResult {
+/// Runs `cutoff suite`: its report (text and JSON), and the error after it if a score was
+/// wrong; `on_position` is told as each position is solved.
+pub fn run(args: &Options, on_position: OnPosition<'_>) -> Result<Outcome, AppError> {
     if args.limit == Some(0) {
         return Err(AppError::invalid("\u{1}limit\u{2} must be at least 1"));
     }
@@ -64,27 +65,40 @@ pub fn run(args: &Options) -> AppResult {
         .shape
         .or_file(&args.file, header)
         .map_err(AppError::invalid)?;
-    with_shape(shape, Suite { args, text: &text })?
+    with_shape(
+        shape,
+        Suite {
+            args,
+            text: &text,
+            on_position,
+        },
+    )?
 }
 
 /// The run, written once for every board.
 struct Suite<'a> {
     args: &'a Options,
     text: &'a str,
+    on_position: OnPosition<'a>,
 }
 
 impl ShapeVisitor for Suite<'_> {
-    type Output = AppResult;
-    fn visit<G: Geometry>(self, start: Connect4<G>) -> AppResult
+    type Output = Result<Outcome, AppError>;
+    fn visit<G: Geometry>(self, start: Connect4<G>) -> Self::Output
     where
         Connect4<G>: Describe,
     {
-        run_on(self.args, self.text, &start)
+        run_on(self.args, self.text, &start, self.on_position)
     }
 }
 
 /// Solves the set `text` on `start`'s board.
-fn run_on<G: Geometry>(args: &Options, text: &str, start: &Connect4<G>) -> AppResult
+fn run_on<G: Geometry>(
+    args: &Options,
+    text: &str,
+    start: &Connect4<G>,
+    on_position: OnPosition<'_>,
+) -> Result<Outcome, AppError>
 where
     Connect4<G>: Describe,
 {
@@ -99,17 +113,6 @@ where
     if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
         return Err(AppError::TableSize(args.tt_mb));
     }
-    // A progress bar only for a person watching a terminal.
-    let bar = if std::io::stderr().is_terminal() {
-        let b = ProgressBar::new(lines.len() as u64);
-        b.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})")
-                .map_err(|e| AppError::invalid(e.to_string()))?,
-        );
-        b
-    } else {
-        ProgressBar::hidden()
-    };
     let opts = SuiteOptions {
         threads,
         auto_threads: args.threads.is_none(),
@@ -117,27 +120,27 @@ where
         parallel: args.split.config(args.parallel, args.weak),
         keep_table: args.keep_table,
     };
-    let (results, summary) = run_suite(start, &lines, opts, &|| bar.inc(1))?;
+    let (total, done) = (lines.len(), AtomicUsize::new(0));
+    let (results, summary) = run_suite(start, &lines, opts, &|| {
+        on_position(done.fetch_add(1, Relaxed) + 1, total)
+    })?;
     let board = Describe::board(start);
-    bar.finish_and_clear();
     let wrong: Vec<_> = results.iter().filter(|r| r.value != r.expected).collect();
-    if args.json {
-        let report = SuiteJson {
-            summary: &summary,
-            file: &args.file,
-            board: board.clone(),
-            wrong: &wrong,
-        };
-        let text = serde_json::to_string(&report).map_err(AppError::Json)?;
-        println!("{text}");
-    } else {
-        for r in &wrong {
-            println!(
-                "MISMATCH line {}: {} gave {} expected {}",
-                r.line, r.moves, r.value, r.expected
-            );
-        }
-        println!(
+    let json = serde_json::to_string(&SuiteJson {
+        summary: &summary,
+        file: &args.file,
+        board: board.clone(),
+        wrong: &wrong,
+    })
+    .map_err(AppError::Json)?;
+    let mut text = String::new();
+    for r in &wrong {
+        text.push_str(&format!(
+            "MISMATCH line {}: {} gave {} expected {}\n",
+            r.line, r.moves, r.value, r.expected
+        ));
+    }
+    text.push_str(&format!(
             "{}{}: {} positions, {} mismatches, mean {:.0} nodes{}, mean {:.1} us, {:.0} K nodes/s, first-move cutoffs {:.1}%, {} ({} thread{}, {}{})",
             args.file,
             board.map(|b| format!(" ({b})")).unwrap_or_default(),
@@ -161,13 +164,13 @@ where
             if summary.threads == 1 { "" } else { "s" },
             summary.mode,
             if summary.weak { ", weak" } else { "" }
-        );
-    }
-    if summary.mismatches > 0 {
-        return Err(AppError::invalid(format!(
+        ));
+    text.push('\n');
+    let after = (summary.mismatches > 0).then(|| {
+        AppError::invalid(format!(
             "{} of {} positions gave the wrong score",
             summary.mismatches, summary.positions
-        )));
-    }
-    Ok(())
+        ))
+    });
+    Ok(Outcome { text, json, after })
 }

@@ -7,7 +7,7 @@
 use crate::files::read_file;
 use crate::output::Report;
 use crate::walk::{cut_name, MultiTrace, MultiWalk, TreeWalk};
-use crate::{AppError, AppResult};
+use crate::AppError;
 use cutoff::advanced::Observer;
 use cutoff::advanced::{SearchResult, Searcher};
 use cutoff::games::chance::tree_multi::{format_payoffs, format_value, MultiTree};
@@ -16,7 +16,6 @@ use cutoff::multi::{self, MultiAlgorithm, MultiGame, MultiSolver, MultiStats};
 use cutoff::trace::Trace;
 use cutoff::{Algorithm, Game, Player};
 use serde::Serialize;
-use std::io::Write;
 use std::time::Instant;
 
 use crate::position::AnyAlgo as TreeAlgo;
@@ -109,7 +108,7 @@ struct TreeJson<'a> {
 }
 
 /// Runs `cutoff tree`.
-pub fn run(args: &Options) -> AppResult {
+pub fn run(args: &Options) -> Result<String, AppError> {
     let text = read_file(&args.file)?;
     let in_file = |e: AppError| AppError::InFile {
         path: args.file.clone(),
@@ -134,7 +133,7 @@ pub fn run(args: &Options) -> AppResult {
 }
 
 /// `cutoff tree` on a plain two-player tree with a two-player search.
-fn run_plain(args: &Options, tree: &Tree, algo: Algorithm) -> AppResult {
+fn run_plain(args: &Options, tree: &Tree, algo: Algorithm) -> Result<String, AppError> {
     // Trees report values in the leaf scale, MAX's point of view.
     let scale = tree.root_side().sign();
     let want_walk = args.trace || args.dot || args.json;
@@ -191,7 +190,7 @@ fn run_plain(args: &Options, tree: &Tree, algo: Algorithm) -> AppResult {
         }
         text
     };
-    emit(&text)
+    Ok(text)
 }
 
 /// One settled node of a general tree in the JSON output.
@@ -251,7 +250,7 @@ struct MultiJson<'a> {
 }
 
 /// `cutoff tree` with a search of [`cutoff::multi`].
-fn run_multi(args: &Options, tree: &MultiTree, algo: MultiAlgorithm) -> AppResult {
+fn run_multi(args: &Options, tree: &MultiTree, algo: MultiAlgorithm) -> Result<String, AppError> {
     let in_file = |e: cutoff::multi::MultiError| AppError::InFile {
         path: args.file.clone(),
         source: Box::new(e.into()),
@@ -339,7 +338,7 @@ fn run_multi(args: &Options, tree: &MultiTree, algo: MultiAlgorithm) -> AppResul
         }
         text
     };
-    emit(&text)
+    Ok(text)
 }
 
 /// The report of a general tree as aligned `name  value` lines, as the plain report.
@@ -394,14 +393,4 @@ fn multi_text(tree: &MultiTree, r: &MultiReport, values: &multi::Payoffs) -> Str
         ("root", root),
     ];
     crate::output::aligned(&rows)
-}
-
-/// Writes `text` to standard output; a reader that went away (`| head`) is not an error.
-fn emit(text: &str) -> AppResult {
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(AppError::invalid(format!("cannot write the output: {e}"))),
-    }
 }

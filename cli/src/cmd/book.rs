@@ -42,5 +42,19 @@ impl Args {
 
 /// Runs `cutoff book`.
 pub fn run(args: &Args) -> super::CliResult {
-    Ok(book::run(&args.options(), crate::interrupt::install())?)
+    // Progress only to a person watching: a log keeps to the result line.
+    let watched = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let start = std::time::Instant::now();
+    let on_position = |i: usize, n: usize| {
+        if watched && i.is_multiple_of(20) {
+            eprintln!(
+                "cutoff book: solving {} of {n} ({:.0} s)",
+                i + 1,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    };
+    let report = book::run(&args.options(), crate::interrupt::install(), &on_position)?;
+    print!("{report}");
+    Ok(())
 }

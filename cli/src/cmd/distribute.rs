@@ -62,7 +62,6 @@ impl Args {
             hard_nodes: self.hard_nodes,
             split_percent: self.split_percent,
             book: self.book.clone(),
-            json: self.json,
             quiet: self.quiet,
         }
     }
@@ -93,10 +92,10 @@ impl TaskArgs {
 
 /// Runs `cutoff distribute`.
 pub fn run(args: &Args) -> super::CliResult {
-    Ok(distribute::run(
-        &args.options(),
-        crate::interrupt::install(),
-    )?)
+    super::print(
+        distribute::run(&args.options(), crate::interrupt::install())?,
+        args.json,
+    )
 }
 
 /// Runs `cutoff distribute-task`.

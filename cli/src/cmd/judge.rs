@@ -25,5 +25,11 @@ impl Args {
 
 /// Runs `cutoff judge`.
 pub fn run(args: &Args) -> super::CliResult {
-    Ok(judge::run(&args.options())?)
+    use std::io::Write;
+    let answer = judge::run(&args.options())?;
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(answer.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(|e| super::CliError(format!("cannot write the answer: {e}")))
 }

@@ -21,12 +21,11 @@ impl Args {
         merge::Options {
             file: self.file.clone(),
             dir: self.dir.clone(),
-            json: self.json,
         }
     }
 }
 
 /// Runs `cutoff merge`.
 pub fn run(args: &Args) -> super::CliResult {
-    Ok(merge::run(&args.options())?)
+    super::print(merge::run(&args.options())?, args.json)
 }

@@ -61,6 +61,17 @@ pub fn print(outcome: Outcome, json: bool) -> CliResult {
     }
 }
 
+/// Writes `text` to standard output; a reader that went away (`| head`) is not an error.
+pub fn emit(text: &str) -> CliResult {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(CliError(format!("cannot write the output: {e}"))),
+    }
+}
+
 /// clap's rendering of a usage error, each line passed through
 /// [`error_line`](cutoff_app::message::error_line): unchanged unless a line quotes input
 /// with control characters or runs over

@@ -32,5 +32,6 @@ impl Args {
 
 /// Runs `cutoff plan`.
 pub fn run(args: &Args) -> super::CliResult {
-    Ok(plan::run(&args.options())?)
+    print!("{}", plan::run(&args.options())?);
+    Ok(())
 }

@@ -44,5 +44,6 @@ impl Args {
 
 /// Runs `cutoff split`.
 pub fn run(args: &Args) -> super::CliResult {
-    Ok(split::run(&args.options())?)
+    print!("{}", split::run(&args.options())?);
+    Ok(())
 }

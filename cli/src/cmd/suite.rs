@@ -4,6 +4,7 @@
 use crate::args::BoardArgs;
 use cutoff::solver::Mode;
 use cutoff_app::commands::suite;
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// Arguments of `cutoff suite`.
 #[derive(clap::Args)]
@@ -56,7 +57,6 @@ impl Args {
             split: self.split.options(),
             keep_table: self.keep_table,
             limit: self.limit,
-            json: self.json,
         }
     }
 }
@@ -65,7 +65,27 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
     s.parse()
 }
 
-/// Runs `cutoff suite`.
+/// Runs `cutoff suite`, with a progress bar for a person watching a terminal.
 pub fn run(args: &Args) -> super::CliResult {
-    Ok(suite::run(&args.options())?)
+    let bar = std::sync::OnceLock::new();
+    let watched = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let on_position = |done: usize, total: usize| {
+        if watched {
+            bar.get_or_init(|| {
+                let b = ProgressBar::new(total as u64);
+                if let Ok(style) = ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} positions, {elapsed} (eta {eta})",
+                ) {
+                    b.set_style(style);
+                }
+                b
+            })
+            .set_position(done as u64);
+        }
+    };
+    let outcome = suite::run(&args.options(), &on_position);
+    if let Some(b) = bar.get() {
+        b.finish_and_clear();
+    }
+    super::print(outcome?, args.json)
 }

@@ -61,5 +61,5 @@ fn parse_root(s: &str) -> Result<Player, String> {
 
 /// Runs `cutoff tree`.
 pub fn run(args: &Args) -> super::CliResult {
-    Ok(tree::run(&args.options())?)
+    super::emit(&tree::run(&args.options())?)
 }

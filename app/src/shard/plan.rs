@@ -45,6 +45,7 @@ pub fn shard_index(arg: Option<usize>) -> Result<usize, ShardError> {
     Err(ShardError::NoIndex)
 }
 
+// The passes planned over the tree of paths; the tree itself is in paths.rs.
 impl PathTree {
     /// Every node's interval, from the lines' (negamax: a node's value is the most of its
     /// children's negated values, so its bounds are the most of their negated bounds).

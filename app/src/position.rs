@@ -1,5 +1,8 @@
-//! Reading `GAME [POSITION]` from the command line, for every subcommand that takes one, and
-//! what a front end shows of a position beyond the engine's [`Notation`].
+//! Reading `GAME [POSITION]` from the command line, for every subcommand that takes one: the
+//! options ([`GameOptions`]), the reader of each game's position and [`AnyGame::parse`],
+//! which the registry's table ([`crate::games`]) writes here beside them. The registry's
+//! types and traits that a subcommand works with ([`Describe`], [`GameVisitor`], ...) are
+//! re-exported here.
 //!
 //! [`AnyGame::parse`] turns the game's name, its position text and the options of the tree
 //! games into one of the engine's games; [`AnyGame::visit`] hands it, with its concrete type,
@@ -22,17 +25,19 @@
 //! ```
 
 use cutoff::games::perfect::connect4::geometry::{board_bits, check_shape, read_shape};
-use cutoff::games::perfect::connect4::{Bitboard, Connect4, Fixed128, Fixed64, Geometry, Shape};
-use cutoff::games::perfect::control::{Control, ControlPos};
-use cutoff::games::perfect::random_tree::{Order, RandomPos, RandomTree};
-use cutoff::games::perfect::sim::{Sim, SimPos, EDGES};
-use cutoff::games::perfect::takeaway::{TakeAway, TakePos};
-use cutoff::games::perfect::tictactoe::{Board as TicTacToeBoard, TicTacToe};
-use cutoff::games::perfect::tree::{Tree, TreePos};
+use cutoff::games::perfect::connect4::{Connect4, Geometry, Shape};
+use cutoff::games::perfect::control::Control;
+use cutoff::games::perfect::random_tree::{Order, RandomTree};
+use cutoff::games::perfect::sim::Sim;
+use cutoff::games::perfect::takeaway::TakeAway;
+use cutoff::games::perfect::tictactoe::TicTacToe;
+use cutoff::games::perfect::tree::Tree;
 use cutoff::multi::MultiAlgorithm;
-use cutoff::{Algorithm, Notation, Player, Value};
+use cutoff::{Algorithm, Player};
 
-pub use crate::games::{AnyGame, GameKind};
+pub use crate::games::{
+    AnyGame, Compiled, Describe, GameKind, GameVisitor, IntoAnyGame, RangeOf, ShapeVisitor,
+};
 
 /// A search from either family: the two-player engine's or one of the chance and n-player
 /// model's ([`cutoff::multi`]), for the commands that take both (`solve`, `tree`).
@@ -190,17 +195,6 @@ pub fn shape_name((w, h, k): (u32, u32, u32)) -> String {
     }
 }
 
-/// Work written once for every Connect Four shape: [`with_shape`] hands it the empty board
-/// on the narrowest geometry that holds it.
-pub trait ShapeVisitor {
-    /// What the work returns.
-    type Output;
-    /// Does the work from `start`, the empty board.
-    fn visit<G: Geometry>(self, start: Connect4<G>) -> Self::Output
-    where
-        Connect4<G>: Describe + IntoAnyGame;
-}
-
 /// Runs `work` on the empty board of `shape` (`(width, height, connect)`): the compile-time
 /// 7x6 geometry for the standard game, a compiled-in geometry for the shapes the registry
 /// ([`crate::games`]) lists, else a run-time board on a 64- or 128-bit word, as narrow as it
@@ -267,24 +261,42 @@ pub fn parse_root(s: &str) -> Result<Player, PositionError> {
     }
 }
 
-/// Work written once for every game: [`AnyGame::visit`] calls [`GameVisitor::visit`] with the
-/// game's concrete type.
-pub trait GameVisitor {
-    /// What the work returns.
-    type Output;
-    /// Does the work on `game`, whose start position ([`cutoff::Game::initial`]) is the one given.
-    fn visit<G: Describe>(self, game: &G) -> Self::Output;
+/// Writes [`AnyGame::parse`] from the registry's table ([`crate::games`]), whose lines name
+/// the readers below.
+macro_rules! write_parse {
+    // A game's reader returns the game (wrapped here) or, marked `=> any`, an `AnyGame`
+    // already (a game set up as one of several types).
+    (@read $kind:ident, $parse:path, $args:ident) => {
+        Ok(AnyGame::$kind(Box::new($parse($args)?)))
+    };
+    (@read $kind:ident, $parse:path, $args:ident, any) => {
+        $parse($args)
+    };
+    (
+        two_player {
+            $( $(#[doc = $doc:literal])* $kind:ident = $name:literal, $game:ty, $algo:ident, $parse:path $(=> $any:ident)?; )+
+        }
+        multi {
+            $( $(#[doc = $mdoc:literal])* $mkind:ident = $mname:literal; )+
+        }
+        // The Connect Four shapes and the lists of games: not read here.
+        $( $rest:tt )*
+    ) => {
+        impl AnyGame {
+            /// Sets up the game `args.game` at `args.position`; the error names what is wrong,
+            /// in one line. The tree games read the options: `root` for `tree`, and
+            /// `branching`, `depth`, `seed` and `order` for `random`.
+            pub fn parse(args: &GameOptions) -> Result<AnyGame, PositionError> {
+                match args.game {
+                    $( GameKind::$kind => write_parse!(@read $kind, $parse, args $(, $any)?), )+
+                    $( GameKind::$mkind )|+ => Err(PositionError::ChanceOnly(args.game)),
+                }
+            }
+        }
+    };
 }
 
-/// The game's value range ([`cutoff::Game::value_range`]).
-pub struct RangeOf;
-
-impl GameVisitor for RangeOf {
-    type Output = (cutoff::Value, cutoff::Value);
-    fn visit<G: Describe>(self, game: &G) -> Self::Output {
-        game.value_range()
-    }
-}
+crate::games::registry!(write_parse);
 
 /// `args.position`, or the error that `args.game` needs it (`what`, in words).
 fn needs<'a>(args: &'a GameOptions, what: &'static str) -> Result<&'a str, PositionError> {
@@ -366,40 +378,6 @@ pub fn connect4(args: &GameOptions) -> Result<AnyGame, PositionError> {
     )?
 }
 
-/// A Connect Four game whose shape is compiled in ([`Fixed64`], [`Fixed128`]).
-pub trait Compiled {
-    /// Its width, height and winning line.
-    const SHAPE: (u32, u32, u32);
-    /// The empty board.
-    fn start() -> Self;
-}
-
-impl<const W: u32, const H: u32, const K: u32> Compiled for Connect4<Fixed64<W, H, K>> {
-    const SHAPE: (u32, u32, u32) = Fixed64::<W, H, K>::SHAPE;
-    fn start() -> Self {
-        Connect4::empty(Fixed64::new())
-    }
-}
-
-impl<const W: u32, const H: u32, const K: u32> Compiled for Connect4<Fixed128<W, H, K>> {
-    const SHAPE: (u32, u32, u32) = Fixed128::<W, H, K>::SHAPE;
-    fn start() -> Self {
-        Connect4::empty(Fixed128::new())
-    }
-}
-
-/// A Connect Four game as the one [`AnyGame`] variant that holds its geometry.
-pub trait IntoAnyGame {
-    /// The game, boxed in its variant.
-    fn into_any(self) -> AnyGame;
-}
-
-impl IntoAnyGame for Connect4 {
-    fn into_any(self) -> AnyGame {
-        AnyGame::Connect4(Box::new(self))
-    }
-}
-
 /// Reads a shape as the outputs write it ([`shape_name`]): `WxH`, or `WxH/K`.
 pub fn parse_shape(s: &str) -> Result<(u32, u32, u32), String> {
     let (w, h, k) = read_shape(s).ok_or_else(|| {
@@ -427,239 +405,10 @@ pub fn sim(args: &GameOptions) -> Result<Sim, PositionError> {
     Ok(Sim::from_moves(args.position.as_deref().unwrap_or(""))?)
 }
 
-impl AnyGame {
-    /// The game's name as the command line spells it.
-    pub fn name(&self) -> &'static str {
-        struct Name;
-        impl GameVisitor for Name {
-            type Output = &'static str;
-            fn visit<G: Describe>(self, game: &G) -> &'static str {
-                game.name()
-            }
-        }
-        self.visit(Name)
-    }
-
-    /// Turns a value from the side to move at the start into the one the commands report:
-    /// +1, but -1 for a tree with a MIN root, whose values are reported in the leaves' scale
-    /// (MAX's view).
-    pub fn scale(&self) -> Value {
-        match self {
-            AnyGame::Tree(t) => t.root_side().sign(),
-            _ => 1,
-        }
-    }
-}
-
 /// Reads a heap size.
 fn parse_count(text: &str, what: &'static str) -> Result<u32, PositionError> {
     text.trim().parse().map_err(|_| PositionError::BadCount {
         what,
         text: text.to_string(),
     })
-}
-
-/// What a front end shows of a position besides the engine's [`Notation`]: a one-line
-/// description (the board diagram, where a game has one, is [`Notation::diagram`]) and the
-/// players' names.
-pub trait Describe: Notation {
-    /// The position in one line.
-    fn describe(&self, pos: &Self::Pos) -> String;
-
-    /// How a person calls `side`.
-    fn side_name(&self, side: Player) -> &'static str {
-        match side {
-            Player::First => "first player",
-            Player::Second => "second player",
-        }
-    }
-
-    /// The side to move in `pos`, named.
-    fn to_move_name(&self, pos: &Self::Pos) -> &'static str {
-        self.side_name(self.to_move(pos))
-    }
-
-    /// The board, for a game whose board is chosen at run time and is not its default
-    /// (Connect Four's `WxH`, with `/K` for another line length); `None` (the default)
-    /// otherwise. The JSON reports give it, and the opening books and split files, which are
-    /// for the default board, refuse any other.
-    fn board(&self) -> Option<String> {
-        None
-    }
-
-    /// What a table file written for this game must name ([`cutoff::tt::file`]): the game
-    /// and every rule its table keys depend on; `None` (the default) for a game that keeps no
-    /// table file.
-    fn table_identity(&self) -> Option<String> {
-        None
-    }
-
-    /// `pos`, reached by playing `path` from the position the command line gave as `root`,
-    /// as a position argument `cutoff solve` takes for this game; `None` (the default) where
-    /// the game cannot say it so (split files then describe the position in words).
-    fn position_arg(
-        &self,
-        _root: Option<&str>,
-        _path: &[String],
-        _pos: &Self::Pos,
-    ) -> Option<String> {
-        None
-    }
-}
-
-impl Describe for TakeAway {
-    fn describe(&self, pos: &TakePos) -> String {
-        let what = match self.name() {
-            "matchsticks" => "sticks",
-            "stones" => "stones",
-            _ => "items",
-        };
-        format!(
-            "{} {what} left, {} to move",
-            pos.items,
-            self.side_name(pos.side)
-        )
-    }
-}
-
-impl Describe for TicTacToe {
-    fn describe(&self, pos: &TicTacToeBoard) -> String {
-        format!("{}, {} to move", pos.notation(), self.to_move_name(pos))
-    }
-
-    fn position_arg(&self, _: Option<&str>, _: &[String], pos: &TicTacToeBoard) -> Option<String> {
-        Some(pos.notation())
-    }
-
-    fn side_name(&self, side: Player) -> &'static str {
-        match side {
-            Player::First => "X",
-            Player::Second => "O",
-        }
-    }
-}
-
-impl<G: Geometry> Describe for Connect4<G> {
-    fn describe(&self, pos: &Bitboard<G::Word>) -> String {
-        format!(
-            "{} stones played, {} to move",
-            pos.moves,
-            self.to_move_name(pos)
-        )
-    }
-
-    fn board(&self) -> Option<String> {
-        let g = self.geometry();
-        ((g.width(), g.height(), g.connect()) != (7, 6, 4)).then(|| self.shape_name())
-    }
-
-    fn table_identity(&self) -> Option<String> {
-        let g = self.geometry();
-        Some(format!(
-            "connect4 {}x{}/{}",
-            g.width(),
-            g.height(),
-            g.connect()
-        ))
-    }
-
-    fn position_arg(
-        &self,
-        root: Option<&str>,
-        path: &[String],
-        _: &Bitboard<G::Word>,
-    ) -> Option<String> {
-        let root = root.unwrap_or("");
-        if self.geometry().width() <= 9 && !root.contains(',') {
-            return Some(format!("{root}{}", path.concat()));
-        }
-        // Columns past 9 need commas between them.
-        let mut parts: Vec<&str> = Vec::new();
-        if !root.is_empty() {
-            parts.push(root);
-        }
-        parts.extend(path.iter().map(String::as_str));
-        Some(parts.join(","))
-    }
-
-    fn side_name(&self, side: Player) -> &'static str {
-        match side {
-            Player::First => "X",
-            Player::Second => "O",
-        }
-    }
-}
-
-impl Describe for Control {
-    fn describe(&self, pos: &ControlPos) -> String {
-        let free: Vec<String> = (0..self.vertices())
-            .filter(|&v| pos.free >> v & 1 != 0)
-            .map(|v| (v + 1).to_string())
-            .collect();
-        let free = if free.is_empty() {
-            "none".to_string()
-        } else {
-            free.join(" ")
-        };
-        format!(
-            "free vertices: {free}; {} to move",
-            self.side_name(pos.side)
-        )
-    }
-}
-
-impl Describe for Tree {
-    fn describe(&self, pos: &TreePos) -> String {
-        format!(
-            "node {}, {} to move",
-            self.name(pos.node),
-            self.side_name(pos.side)
-        )
-    }
-
-    fn side_name(&self, side: Player) -> &'static str {
-        match side {
-            Player::First => "MAX",
-            Player::Second => "MIN",
-        }
-    }
-}
-
-impl Describe for RandomTree {
-    fn describe(&self, pos: &RandomPos) -> String {
-        format!(
-            "a node {} plies above the leaves, {} to move",
-            pos.depth,
-            self.side_name(pos.side)
-        )
-    }
-
-    fn side_name(&self, side: Player) -> &'static str {
-        match side {
-            Player::First => "MAX",
-            Player::Second => "MIN",
-        }
-    }
-}
-
-impl Describe for Sim {
-    fn describe(&self, pos: &SimPos) -> String {
-        let edges = |mask: u16| {
-            let list: Vec<String> = (0..EDGES as u8)
-                .filter(|&e| mask >> e & 1 != 0)
-                .map(|e| self.format_move(pos, e))
-                .collect();
-            if list.is_empty() {
-                "none".to_string()
-            } else {
-                list.join(" ")
-            }
-        };
-        format!(
-            "first player's edges: {}; second player's: {}; {} to move",
-            edges(pos.first),
-            edges(pos.second),
-            self.to_move_name(pos)
-        )
-    }
 }

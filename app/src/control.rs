@@ -13,14 +13,24 @@ pub struct Control<'a> {
     pub stop: &'a AtomicBool,
     /// How a search's progress is shown.
     pub display: crate::progress::Display<'a>,
-    /// Told at each CFR checkpoint: the iterations run and the exploitability.
-    pub checkpoint: Option<&'a (dyn Fn(u64, f64) + Sync)>,
+    /// Told how a CFR run goes: its budget, its steps and each checkpoint ([`CfrEvent`]).
+    pub cfr: Option<&'a (dyn Fn(CfrEvent<'_>) + Sync)>,
+    /// Told a line for the person running the work, beside the report (a shard skipped, a
+    /// line solved); options in it are marked as in errors ([`crate::opt`]).
+    pub note: Option<&'a (dyn Fn(&str) + Sync)>,
 }
 
 impl Control<'_> {
     /// True once the stop flag is raised.
     pub fn stopped(&self) -> bool {
         self.stop.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Hands `msg` to the front end's [`Control::note`], if it takes notes.
+    pub fn note(&self, msg: &str) {
+        if let Some(f) = self.note {
+            f(msg);
+        }
     }
 }
 
@@ -31,7 +41,8 @@ impl Control<'static> {
         Control {
             stop: &NEVER,
             display: crate::progress::Display::Off,
-            checkpoint: None,
+            cfr: None,
+            note: None,
         }
     }
 }
@@ -47,4 +58,33 @@ pub struct Outcome {
     pub json: String,
     /// The error after the report, if any.
     pub after: Option<AppError>,
+}
+
+/// What a CFR run tells its front end as it goes ([`Control::cfr`]), so that the front end
+/// draws its own progress and prints its own lines.
+#[derive(Clone, Copy, Debug)]
+pub enum CfrEvent<'a> {
+    /// A run starts: its budget, `total` iterations (or milliseconds if `seconds`), of which
+    /// `at` are done (a resumed run).
+    Start {
+        /// The budget: iterations, or milliseconds of solving.
+        total: u64,
+        /// Whether the budget is time.
+        seconds: bool,
+        /// Where the run starts on that scale.
+        at: u64,
+    },
+    /// A step of the run: where it is now on the budget's scale.
+    Step(u64),
+    /// A checkpoint of the exploitability curve, and its line as the command prints it.
+    Point {
+        /// Iterations run.
+        iterations: u64,
+        /// The average strategy's exploitability.
+        exploitability: f64,
+        /// `iteration N  exploitability E`, with the algorithm's name first when several run.
+        line: &'a str,
+    },
+    /// The run is over.
+    End,
 }

@@ -29,5 +29,5 @@ pub mod suite;
 pub mod trees;
 pub mod walk;
 
-pub use control::{Control, Outcome};
+pub use control::{CfrEvent, Control, Outcome};
 pub use error::{opt, AppError, AppResult, Spelling};

@@ -1,40 +1,26 @@
-//! Progress of a long search on standard error: an indicatif status line when standard error
-//! is a terminal (off with `--quiet`), or plain lines every few seconds (`--progress-every`),
-//! for logs and batch jobs. Both show the elapsed time, the nodes, the node rate, the exact
+//! Progress of a long search, for a front end to show: [`watch`] runs the search while a
+//! second thread hands the front end its figures ([`Display::Call`]) every so often, and
+//! [`line`] writes them as one line: the elapsed time, the nodes, the node rate, the exact
 //! solver's proven window with the bound its running probe tests and the moves that probe
 //! has settled at the root and down the line it is searching
-//! ([`cutoff::solver::Snapshot::settled`]), and the depth iterative deepening finished.
+//! ([`cutoff::solver::Snapshot::settled`]), and the depth iterative deepening finished. The
+//! command draws it as a status line or plain lines on standard error; Python calls back.
 
 use cutoff::solver::{Progress, Snapshot};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
+
+/// A front end's display: called with the search's snapshot, the time since it started and
+/// what the line should say ([`Shows`]).
+pub type Show<'a> = &'a (dyn Fn(&Snapshot, Duration, Shows) + Sync);
 
 /// How progress is shown.
 #[derive(Clone, Copy)]
 pub enum Display<'a> {
     /// Nothing.
     Off,
-    /// A status line redrawn in place (a terminal).
-    Bar,
-    /// A plain line every this many seconds.
-    Lines(f64),
-    /// A caller's own display (the Python package's progress callback): every this many
-    /// seconds, `f` is given the search's snapshot and the time since it started.
-    Call(f64, &'a (dyn Fn(&Snapshot, Duration) + Sync)),
-}
-
-impl Display<'static> {
-    /// The display the options ask for: lines if `every` is given, else a status line if
-    /// standard error is a terminal and not `quiet`.
-    pub fn choose(quiet: bool, every: Option<f64>) -> Display<'static> {
-        match every {
-            Some(s) => Display::Lines(s),
-            None if !quiet && std::io::stderr().is_terminal() => Display::Bar,
-            None => Display::Off,
-        }
-    }
+    /// The front end's own display, called every this many seconds.
+    Call(f64, Show<'a>),
 }
 
 /// What the progress line says about the search: which figures apply.
@@ -102,58 +88,31 @@ pub fn group(n: u64) -> String {
 }
 
 /// Runs `work` while a second thread shows `progress` as `display` says; returns what `work`
-/// returned. The display is cleared (status line) or left as it is (lines) when it ends.
+/// returned.
 pub fn watch<T: Send>(
     progress: &Progress,
     display: Display<'_>,
     shows: Shows,
     work: impl FnOnce() -> T + Send,
 ) -> T {
-    if matches!(display, Display::Off) {
+    let Display::Call(every, show) = display else {
         return work();
-    }
+    };
     let done = AtomicBool::new(false);
     let start = Instant::now();
     std::thread::scope(|scope| {
         let watcher = scope.spawn(|| {
-            let (tick, bar) = match display {
-                Display::Lines(every) | Display::Call(every, _) => {
-                    (Duration::from_secs_f64(every), None)
-                }
-                _ => {
-                    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-                    bar.set_style(
-                        ProgressStyle::with_template("{spinner} {msg}")
-                            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-                    );
-                    (Duration::from_millis(200), Some(bar))
-                }
-            };
+            let tick = Duration::from_secs_f64(every);
             let mut next = start + tick;
             while !done.load(Relaxed) {
-                // Parked until the next line is due, or woken at once when the work ends.
+                // Parked until the next call is due, or woken at once when the work ends.
                 let now = Instant::now();
                 if now < next {
                     std::thread::park_timeout(next - now);
                     continue;
                 }
                 next += tick;
-                let snap = progress.snapshot();
-                if let Display::Call(_, f) = display {
-                    f(&snap, start.elapsed());
-                    continue;
-                }
-                let text = line(&snap, start.elapsed(), shows);
-                match &bar {
-                    Some(b) => {
-                        b.set_message(text);
-                        b.tick();
-                    }
-                    None => eprintln!("progress: {text}"),
-                }
-            }
-            if let Some(b) = bar {
-                b.finish_and_clear();
+                show(&progress.snapshot(), start.elapsed(), shows);
             }
         });
         let out = work();

@@ -337,10 +337,7 @@ pub(crate) fn cfr(
         every: opt_int("every", every)?,
         save,
         resume,
-        // The checkpoints' lines are the command's to print, not the package's.
-        json: true,
         svg,
-        quiet: false,
     };
     run_command(
         py,

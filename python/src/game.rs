@@ -618,7 +618,7 @@ pub(crate) fn search_fields<'py>(
         .map_err(|e| Error::new_err(e.to_string()))?;
     let out = PyDict::new(py);
     let watched = Progress::new(g.range);
-    let on_snapshot = |s: &Snapshot, elapsed: Duration| {
+    let on_snapshot = |s: &Snapshot, elapsed: Duration, _: Shows| {
         if let Some(f) = &progress {
             tell(f, &g.failure, &stop, |py| snapshot(py, s, elapsed));
         }

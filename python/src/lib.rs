@@ -20,8 +20,8 @@ mod game;
 mod results;
 
 use cutoff::solver::Snapshot;
-use cutoff_app::progress::Display;
-use cutoff_app::{AppError, Control, Outcome, Spelling};
+use cutoff_app::progress::{Display, Shows};
+use cutoff_app::{AppError, CfrEvent, Control, Outcome, Spelling};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -179,12 +179,20 @@ pub(crate) fn run_command(
     check_every(every)?;
     let stop = AtomicBool::new(false);
     let failure = Failure::default();
-    let on_snapshot = |s: &Snapshot, elapsed: Duration| {
+    let on_snapshot = |s: &Snapshot, elapsed: Duration, _: Shows| {
         if let Some(f) = &progress {
             tell(f, &failure, &stop, |py| snapshot(py, s, elapsed));
         }
     };
-    let on_point = |iterations: u64, exploitability: f64| {
+    let on_point = |event: CfrEvent<'_>| {
+        let CfrEvent::Point {
+            iterations,
+            exploitability,
+            ..
+        } = event
+        else {
+            return;
+        };
         if let Some(f) = &progress {
             tell(f, &failure, &stop, |py| {
                 let d = PyDict::new(py);
@@ -200,9 +208,11 @@ pub(crate) fn run_command(
             Some(_) => Display::Call(every, &on_snapshot),
             None => Display::Off,
         },
-        checkpoint: progress
+        cfr: progress
             .as_ref()
-            .map(|_| &on_point as &(dyn Fn(u64, f64) + Sync)),
+            .map(|_| &on_point as &(dyn Fn(CfrEvent<'_>) + Sync)),
+        // The notes are the command's (a shard skipped): the package's calls take none.
+        note: None,
     };
     let (out, signal) = supervise(py, &stop, || work(control));
     if let Some(e) = failure.take() {

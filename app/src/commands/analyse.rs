@@ -92,9 +92,9 @@ impl GameVisitor for Analyse<'_> {
             Some(spec) => {
                 if spec == crate::book::BUILTIN && std::path::Path::new(spec).exists() {
                     // The word wins over the file: say so, the file is one `./` away.
-                    eprintln!(
-                        "cutoff analyse: --book builtin is the book in the binary; \
-                         write --book ./builtin for the file of that name"
+                    self.control.note(
+                        "cutoff analyse: \u{1}book\u{2} builtin is the book in the binary; \
+                         write \u{1}book\u{2} ./builtin for the file of that name",
                     );
                 }
                 Some(crate::book::load(

@@ -5,7 +5,7 @@
 use crate::distribute::{self, Backend, RunSpec, Settings, Summary};
 use crate::position::{Describe, GameKind, GameOptions, GameVisitor};
 use crate::shard::{self, GameSpec};
-use crate::{AppError, AppResult, Outcome};
+use crate::{AppError, AppResult, Control, Outcome};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -205,16 +205,16 @@ fn report<G: Describe>(game: &G, s: &Summary, settings: &Settings) -> Result<Out
 }
 
 /// Runs `cutoff distribute-task`.
-pub fn run_task(args: &TaskOptions, stop: &AtomicBool) -> AppResult {
+pub fn run_task(args: &TaskOptions, control: Control<'_>) -> AppResult {
     let index = shard::shard_index(args.index)?;
-    let r = distribute::run_task(&args.dir, args.round, index, stop)?;
-    eprintln!(
+    let r = distribute::run_task(&args.dir, args.round, index, control.stop)?;
+    control.note(&format!(
         "round {} task {}: {} job(s), {} nodes, {:.3} s",
         r.round,
         r.task,
         r.jobs.len(),
         r.nodes,
         r.seconds
-    );
+    ));
     Ok(())
 }

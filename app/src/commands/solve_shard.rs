@@ -4,10 +4,9 @@
 
 use crate::position::{Describe, GameVisitor};
 use crate::shard::{self, Moves, ShardResult, Solved, Split, RESULT_VERSION};
-use crate::{AppError, AppResult};
+use crate::{AppError, AppResult, Control};
 use cutoff::solver::{Solver, Verdict};
 use cutoff::tt::TranspositionTable;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Arguments of `cutoff solve-shard`.
@@ -34,7 +33,7 @@ pub struct Options {
 }
 
 /// Runs `cutoff solve-shard`.
-pub fn run(args: &Options, stop: &AtomicBool) -> AppResult {
+pub fn run(args: &Options, control: Control<'_>) -> AppResult {
     let split = Split::read(&args.file)?;
     let index = shard::shard_index(args.index)?;
     let n = split.header.shards;
@@ -47,7 +46,7 @@ pub fn run(args: &Options, stop: &AtomicBool) -> AppResult {
     let dir = shard::results_dir(&args.file, args.out.as_ref());
     crate::files::create_folder(&dir)?;
     if shard::read_result(&split, &dir, index)?.is_some() {
-        eprintln!("shard {index} of {n}: already solved, skipped");
+        control.note(&format!("shard {index} of {n}: already solved, skipped"));
         return Ok(());
     }
     // The result is written at the end: what stands at its name is checked before the solve.
@@ -56,18 +55,18 @@ pub fn run(args: &Options, stop: &AtomicBool) -> AppResult {
         split: &split,
         index,
         args,
-        stop,
+        control,
     })?;
     let bytes = serde_json::to_vec(&result).map_err(AppError::Json)?;
     let path = shard::result_path(&dir, index);
     crate::files::write_atomic(&path, &bytes)?;
-    eprintln!(
+    control.note(&format!(
         "shard {index} of {n}: {} positions, {} nodes, {:.3} s -> {}",
         result.lines.len(),
         result.nodes,
         result.seconds,
         crate::message::shown_path(&path.to_string_lossy())
-    );
+    ));
     Ok(())
 }
 
@@ -75,13 +74,13 @@ struct SolveShard<'a> {
     split: &'a Split,
     index: usize,
     args: &'a Options,
-    stop: &'a AtomicBool,
+    control: Control<'a>,
 }
 
 impl GameVisitor for SolveShard<'_> {
     type Output = Result<ShardResult, AppError>;
     fn visit<G: Describe>(self, game: &G) -> Result<ShardResult, AppError> {
-        solve(game, self.split, self.index, self.args, self.stop)
+        solve(game, self.split, self.index, self.args, self.control)
     }
 }
 
@@ -90,8 +89,9 @@ fn solve<G: Describe>(
     split: &Split,
     index: usize,
     args: &Options,
-    stop: &AtomicBool,
+    control: Control<'_>,
 ) -> Result<ShardResult, AppError> {
+    let stop = control.stop;
     let threads = crate::options::thread_policy(args.threads)?;
     let tt = TranspositionTable::try_new(crate::options::table_mib(args.tt_mb)?)?;
     let start = Instant::now();
@@ -136,12 +136,12 @@ fn solve<G: Describe>(
         let s = out.stats;
         nodes += s.nodes;
         if !args.quiet {
-            eprintln!(
+            control.note(&format!(
                 "shard {index}: line {} value {value} ({bound}), {} nodes, {:.1} ms",
                 line.id,
                 s.nodes,
                 out.elapsed.as_secs_f64() * 1e3
-            );
+            ));
         }
         lines.push(Solved {
             id: line.id,

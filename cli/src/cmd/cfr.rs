@@ -2,7 +2,9 @@
 //! [`cutoff_app::commands::cfr`]'s options, and its printing.
 
 use cutoff_app::commands::cfr;
-use cutoff_app::Control;
+use cutoff_app::{CfrEvent, Control};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::Mutex;
 
 /// The arguments of `cutoff cfr`.
 #[derive(clap::Args)]
@@ -76,15 +78,69 @@ impl Args {
             every: self.every,
             save: self.save.clone(),
             resume: self.resume.clone(),
-            json: self.json,
             svg: self.svg.clone(),
-            quiet: self.quiet,
         }
     }
 }
 
 /// Runs `cutoff cfr`.
 pub fn run(args: &Args) -> super::CliResult {
-    // Ctrl-C ends the command at once, as it always has.
-    super::print(cfr::compute(&args.options(), Control::none())?, args.json)
+    // A bar only for a person watching a terminal; the checkpoints' lines on standard
+    // output unless it carries the JSON.
+    let watched = !args.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let bar: Mutex<Option<ProgressBar>> = Mutex::new(None);
+    let on_event = |event: CfrEvent<'_>| {
+        let mut bar = bar.lock().unwrap_or_else(|p| p.into_inner());
+        match event {
+            CfrEvent::Start { total, seconds, at } if watched => {
+                let template = if seconds {
+                    "{bar:30} {msg}"
+                } else {
+                    "{bar:30} {pos}/{len} iterations {msg}"
+                };
+                let b = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+                b.set_style(
+                    ProgressStyle::with_template(template)
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                if !seconds {
+                    b.set_position(at);
+                }
+                *bar = Some(b);
+            }
+            CfrEvent::Start { .. } => {}
+            CfrEvent::Step(at) => {
+                if let Some(b) = bar.as_ref() {
+                    b.set_position(at);
+                }
+            }
+            CfrEvent::Point {
+                iterations,
+                exploitability,
+                line,
+            } => match bar.as_ref() {
+                Some(b) => {
+                    b.set_message(format!(
+                        "{iterations} iterations, exploitability {exploitability:.3e}"
+                    ));
+                    if !args.json {
+                        b.println(line);
+                    }
+                }
+                None if !args.json => println!("{line}"),
+                None => {}
+            },
+            CfrEvent::End => {
+                if let Some(b) = bar.take() {
+                    b.finish_and_clear();
+                }
+            }
+        }
+    };
+    // Ctrl-C ends the command at once, as it always has: nothing raises the stop flag.
+    let control = Control {
+        cfr: Some(&on_event),
+        ..Control::none()
+    };
+    super::print(cfr::compute(&args.options(), control)?, args.json)
 }

@@ -102,6 +102,6 @@ pub fn run(args: &Args) -> super::CliResult {
 pub fn run_task(args: &TaskArgs) -> super::CliResult {
     Ok(distribute::run_task(
         &args.options(),
-        crate::interrupt::install(),
+        super::control(true, None),
     )?)
 }

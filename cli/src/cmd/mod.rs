@@ -37,14 +37,21 @@ impl From<AppError> for CliError {
 /// A subcommand's outcome: `Err` says what is wrong, in one line.
 pub type CliResult = Result<(), CliError>;
 
-/// The command's control: the flag Ctrl-C and SIGTERM raise ([`crate::interrupt`]), and
-/// progress on standard error as `--quiet` and `--progress-every` ask.
+/// The command's control: the flag Ctrl-C and SIGTERM raise ([`crate::interrupt`]),
+/// progress on standard error as `--quiet` and `--progress-every` ask, and the work's notes
+/// on standard error.
 pub fn control(quiet: bool, every: Option<f64>) -> Control<'static> {
     Control {
         stop: crate::interrupt::install(),
-        display: cutoff_app::progress::Display::choose(quiet, every),
-        checkpoint: None,
+        display: crate::progress::display(quiet, every),
+        cfr: None,
+        note: Some(&note),
     }
+}
+
+/// Prints a note of the work on standard error, its options spelled as flags.
+fn note(msg: &str) {
+    eprintln!("{}", Spelling::Flag.apply(msg));
 }
 
 /// Prints `outcome`'s report (JSON if `json`) on standard output, then returns the error

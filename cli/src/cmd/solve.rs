@@ -48,5 +48,7 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 /// Runs `cutoff solve`.
 pub fn run(args: &Args) -> super::CliResult {
     let control = super::control(args.search.quiet, args.search.progress_every);
-    super::print(solve::compute(&args.options(), control)?, args.json)
+    let outcome = solve::compute(&args.options(), control);
+    crate::progress::finish();
+    super::print(outcome?, args.json)
 }

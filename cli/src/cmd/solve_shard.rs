@@ -51,6 +51,6 @@ impl Args {
 pub fn run(args: &Args) -> super::CliResult {
     Ok(solve_shard::run(
         &args.options(),
-        crate::interrupt::install(),
+        super::control(true, None),
     )?)
 }

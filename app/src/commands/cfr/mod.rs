@@ -3,7 +3,7 @@
 //! value, the exploitability and the average strategy. Runs can be saved and resumed, and
 //! several algorithms compared on one log-log figure.
 
-use crate::{AppError, Control, Outcome};
+use crate::{AppError, CfrEvent, Control, Outcome};
 use cutoff::cfr::mccfr::{self, Mccfr, MccfrState, MAX_BATCH};
 use cutoff::cfr::state::{CfrState, MAX_ITERATIONS};
 use cutoff::cfr::{
@@ -11,9 +11,7 @@ use cutoff::cfr::{
 };
 use cutoff::games::imperfect::kuhn::Kuhn;
 use cutoff::games::imperfect::leduc::Leduc;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
-use std::io::IsTerminal;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -52,12 +50,8 @@ pub struct Options {
     pub save: Option<String>,
     /// Resume from a state saved with --save (same game and algorithm).
     pub resume: Option<String>,
-    /// Print one JSON object (an array of them for several algorithms) instead of text.
-    pub json: bool,
     /// Draw exploitability against iterations, log-log, one line per algorithm, as SVG.
     pub svg: Option<String>,
-    /// No progress bar.
-    pub quiet: bool,
 }
 
 /// One information set's average strategy.
@@ -338,9 +332,7 @@ pub fn resume(
         every: None,
         save: None,
         resume: None,
-        json: true,
         svg: None,
-        quiet: true,
     };
     let budget = Budget::Iterations(n);
     check_budget(&args, budget, done)?;
@@ -697,20 +689,20 @@ fn solve(
         ),
         Budget::Seconds(_) => Box::new(report_points(start_iter, args.every, true, granule)),
     };
-    let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
-        let (len, template) = match budget {
-            Budget::Iterations(n) => (n, "{bar:30} {pos}/{len} iterations {msg}"),
-            Budget::Seconds(s) => ((s * 1000.0) as u64, "{bar:30} {msg}"),
-        };
-        let bar = ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
-        );
-        if let Budget::Iterations(_) = budget {
-            bar.set_position(start_iter);
-        }
-        bar
-    });
+    if let Some(tell) = control.cfr {
+        tell(match budget {
+            Budget::Iterations(n) => CfrEvent::Start {
+                total: n,
+                seconds: false,
+                at: start_iter,
+            },
+            Budget::Seconds(s) => CfrEvent::Start {
+                total: (s * 1000.0) as u64,
+                seconds: true,
+                at: 0,
+            },
+        });
+    }
     let mut spent = Duration::ZERO;
     let mut curve = Vec::new();
     let mut curve_seconds = Vec::new();
@@ -750,11 +742,11 @@ fn solve(
                 // At MAX_ITERATIONS: the solver runs no further.
                 break;
             }
-            if let Some(b) = &bar {
-                match budget {
-                    Budget::Iterations(_) => b.set_position(solver.iterations()),
-                    Budget::Seconds(_) => b.set_position(spent.as_millis() as u64),
-                }
+            if let Some(tell) = control.cfr {
+                tell(CfrEvent::Step(match budget {
+                    Budget::Iterations(_) => solver.iterations(),
+                    Budget::Seconds(_) => spent.as_millis() as u64,
+                }));
             }
         }
         let point = solver.iterations();
@@ -765,23 +757,17 @@ fn solve(
         let expl = exploitability(tree, &avg);
         curve.push((point, expl));
         curve_seconds.push(spent.as_secs_f64());
-        if let Some(f) = control.checkpoint {
-            f(point, expl);
-        }
         let line = if several {
             format!("{name:<5} iteration {point:>9}  exploitability {expl:.6e}")
         } else {
             format!("iteration {point:>9}  exploitability {expl:.6e}")
         };
-        match &bar {
-            Some(b) => {
-                b.set_message(format!("{point} iterations, exploitability {expl:.3e}"));
-                if !args.json {
-                    b.println(line);
-                }
-            }
-            None if !args.json => println!("{line}"),
-            None => {}
+        if let Some(tell) = control.cfr {
+            tell(CfrEvent::Point {
+                iterations: point,
+                exploitability: expl,
+                line: &line,
+            });
         }
         if let Budget::Seconds(limit) = budget {
             if spent.as_secs_f64() >= limit || curve.len() as u64 >= MAX_POINTS {
@@ -792,8 +778,8 @@ fn solve(
             break;
         }
     }
-    if let Some(b) = bar {
-        b.finish_and_clear();
+    if let Some(tell) = control.cfr {
+        tell(CfrEvent::End);
     }
     // Again, for a resumed run with no iteration left to run.
     avg = solver.average(tree);

@@ -49,7 +49,8 @@ pub struct ParallelConfig {
     /// Search this many plies deep (`None`: to the end of the game), evaluating at the
     /// horizon; iterative deepening sets it.
     pub depth: Option<usize>,
-    /// The null-window solver's window (see [`Searcher::window`]); `None`: the game's range.
+    /// The null-window solver's window (see
+    /// [`Searcher::window`](crate::search::Searcher::window)); `None`: the game's range.
     pub window: Option<(Value, Value)>,
     /// Keep every pool thread busy even beyond the machine's cores (see `on_cores`); tests set
     /// it so that they interleave as many threads as they ask for on any machine. Hidden: a

@@ -12,14 +12,16 @@
 //! run off the server's async workers, in its search slots, within [`TIME_LIMIT`], and stop
 //! when their client goes away.
 
-use super::{State, BODY_LIMIT, QUEUE_WAIT, TIME_LIMIT};
+use super::state::{State, QUEUE_WAIT};
 use axum::extract::{FromRequest, FromRequestParts, Request, State as Shared};
 use axum::http::{header, request::Parts, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use cutoff::solver::MoveProgress;
-use cutoff_app::api::{Analysis, Failure, PositionQuery, Solve, Trace, TraceQuery};
+use cutoff_app::api::{
+    Analysis, Failure, PositionQuery, Solve, Trace, TraceQuery, BODY_LIMIT, TIME_LIMIT,
+};
 use serde::de::DeserializeOwned;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;

@@ -4,7 +4,8 @@
 //! drops a connection whose writes make no progress for [`WRITE_STALL`]; Ctrl-C or SIGTERM
 //! stops accepting and lets the connections finish their answers, as `axum::serve` did.
 
-use super::{say, ServeError, HEADER_TIMEOUT, MAX_CONNECTIONS, WRITE_STALL};
+use super::error::ServeError;
+use super::state::{say, HEADER_TIMEOUT, MAX_CONNECTIONS, WRITE_STALL};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;

@@ -37,6 +37,7 @@
 //! fail-soft: at most `alpha` means an upper bound, at least `beta` a lower bound. The sums
 //! are floating point, so a bound may overshoot the window by a rounding error (about 1e-16).
 
+pub use super::context::Seed;
 use super::table::Bounds;
 use super::{owner, Aborted, Ctx, Cut, MultiGame, MultiObserver, Payoffs, Turn, Window};
 use crate::game::MoveBuffer;
@@ -77,22 +78,6 @@ pub fn star_window<G: MultiGame, O: MultiObserver<G>>(
     let me = owner(s.ctx.game.turn(root), 0);
     let (v, _) = s.node(root, me, 0, depth, Window::new(alpha, beta), None)?;
     Ok(v)
-}
-
-/// What Star2's probe of an outcome learnt: the value of one move of the decision node the
-/// outcome leads to, for that node's mover. Star1's pass starts the node from it rather than
-/// searching the move again.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Seed {
-    /// The probed move's index in the node's generated move list.
-    pub idx: u16,
-    /// Its value: exact, or a lower bound.
-    pub value: f64,
-    /// True when `value` is exact, false when it is only a lower bound (the probe failed
-    /// high).
-    pub exact: bool,
-    /// True when the probe met the depth limit (see [`super::table::Bounds::cut`]).
-    pub cut: bool,
 }
 
 /// The state of one Star search: the context and the bounds on leaf values.

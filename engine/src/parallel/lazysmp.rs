@@ -5,7 +5,9 @@
 //! (`abdada.rs`) is the same race, in one order, with busy moves put off.
 
 use super::abdada::Busy;
-use super::{tally, RootResult, Run, SplitChain, Task};
+use super::run::{tally, RootResult, Run};
+use super::shared::SplitChain;
+use super::ybwc::Task;
 use crate::game::Game;
 use std::sync::OnceLock;
 

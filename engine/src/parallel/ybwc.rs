@@ -13,13 +13,17 @@
 //! Root splitting ([`super::Mode::Root`]) is the same machinery with the split made only at
 //! the root, without waiting for the eldest, and serial searches below.
 
-use super::{tally, RootResult, Run, Shared, Tallies, Task};
+use super::abdada::Busy;
+use super::config::{on_cores, Mode};
+use super::run::{tally, RootResult, Run, Tallies};
+use super::shared::{Shared, SplitChain};
 use crate::game::{Game, MoveBuffer, Value};
 use crate::search::policy::{Best, Node};
-use crate::search::policy::{Brothers, Split};
-use crate::search::Searcher;
+use crate::search::policy::{Brothers, Policy, Split};
+use crate::search::{NoObserver, Searcher};
 use crossbeam::queue::ArrayQueue;
 use crossbeam::utils::CachePadded;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
 
 /// What every task of one parallel search needs.
@@ -122,11 +126,11 @@ pub(super) fn search<G: Game>(run: &Run<'_, G>) -> RootResult<G::Move> {
         min_split_depth: config.min_split_depth.max(1),
         min_split_nodes: config.min_split_nodes,
         eldest: config.eldest.max(1),
-        root_only: config.mode == super::Mode::Root,
-        claimants: super::on_cores(threads, &config),
+        root_only: config.mode == Mode::Root,
+        claimants: on_cores(threads, &config),
     };
     let mut main = make();
-    let task = Task::new(shared, super::SplitChain::default(), 0, Some(&cx));
+    let task = Task::new(shared, SplitChain::default(), 0, Some(&cx));
     let (value, best) = main.run_with(algo, &task);
     let stopped = main.stopped();
     let line = main.pv().to_vec();
@@ -216,7 +220,7 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         s: &Searcher<'g, G>,
         rest: Brothers<'_>,
         a: Value,
-        chain: super::SplitChain,
+        chain: SplitChain,
         slot: u16,
     ) -> (Option<(Value, usize)>, u64) {
         let Brothers {
@@ -278,5 +282,136 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
             p => Some(unpack(p)),
         };
         (found, helped.into_inner())
+    }
+}
+
+/// The policy of one parallel task: the shared state, the split points above it, and, for
+/// YBWC, how to split (Lazy SMP's tasks never do).
+pub(crate) struct Task<'a, 'g, G: Game> {
+    shared: &'g Shared,
+    /// The split points above this task: it stops when any of them aborts.
+    chain: SplitChain,
+    /// The searcher's node count already handed to the shared count.
+    reported: Cell<u64>,
+    /// YBWC's settings and searcher pool; `None`: this task never splits.
+    ybwc: Option<&'a Ctx<'a, 'g, G>>,
+    /// A Lazy SMP helper: its best moves stay out of the table.
+    helper: bool,
+    /// ABDADA's busy moves, and the plies to the horizon a node needs for its younger
+    /// brothers to be put off; `None`: nothing is put off.
+    busy: Option<(&'a Busy, usize)>,
+}
+
+impl<'a, 'g, G: Game> Task<'a, 'g, G> {
+    /// A task under `chain`, in a searcher that has counted `nodes` so far.
+    pub(super) fn new(
+        shared: &'g Shared,
+        chain: SplitChain,
+        nodes: u64,
+        ybwc: Option<&'a Ctx<'a, 'g, G>>,
+    ) -> Self {
+        Task {
+            shared,
+            chain,
+            reported: Cell::new(nodes),
+            ybwc,
+            helper: false,
+            busy: None,
+        }
+    }
+
+    /// An ABDADA task's policy: claims moves in `busy` at nodes `min_depth` or more plies
+    /// from the horizon.
+    pub(super) fn abdada(shared: &'g Shared, busy: &'a Busy, min_depth: usize) -> Self {
+        Task {
+            busy: Some((busy, min_depth.max(1))),
+            ..Task::new(shared, SplitChain::default(), 0, None)
+        }
+    }
+
+    /// A Lazy SMP helper's policy (see [`Policy::stores_moves`]).
+    pub(super) fn helper(shared: &'g Shared) -> Self {
+        Task {
+            helper: true,
+            ..Task::new(shared, SplitChain::default(), 0, None)
+        }
+    }
+
+    /// Hands in the nodes not reported yet, when a node budget needs them counted promptly
+    /// (a finished task's leftovers would otherwise wait in the pool); a spent budget stops
+    /// every worker.
+    pub(super) fn finish(&self, nodes: u64) {
+        if self.shared.node_limit.is_some() {
+            self.report(nodes, false);
+        }
+    }
+}
+
+impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
+    const EVERY_NODE: bool = true;
+
+    #[inline(always)]
+    fn aborted(&self, nodes: u64) -> bool {
+        // The innermost split point every node, the whole chain every 256 nodes: deep chains
+        // would otherwise cost dozens of loads per node.
+        let full = nodes & 255 == 0;
+        self.shared.innermost_aborted(&self.chain) || full && self.shared.aborted(&self.chain)
+    }
+
+    #[inline(always)]
+    fn check_every(&self, every: u64) -> u64 {
+        self.shared.check_every(every)
+    }
+
+    fn report(&self, nodes: u64, stopped: bool) -> bool {
+        let fresh = nodes - self.reported.get();
+        self.reported.set(nodes);
+        if self.shared.add_nodes(fresh) || stopped {
+            self.shared.stop_all();
+            return true;
+        }
+        false
+    }
+
+    #[inline(always)]
+    fn stores_moves(&self) -> bool {
+        !self.helper
+    }
+
+    const DEFERS: bool = true;
+
+    #[inline(always)]
+    fn defers(&self, left: usize) -> bool {
+        self.busy.is_some_and(|(_, d)| left >= d)
+    }
+
+    #[inline(always)]
+    fn enter(&self, key: u64) -> bool {
+        self.busy.is_none_or(|(b, _)| b.enter(key))
+    }
+
+    #[inline(always)]
+    fn leave(&self, key: u64) {
+        if let Some((b, _)) = self.busy {
+            b.leave(key);
+        }
+    }
+
+    #[inline(always)]
+    fn split_after(&self, s: &Searcher<'g, G>, ply: usize, node: &Node) -> Option<usize> {
+        self.ybwc?.split_after(s.horizon() - ply, ply, node)
+    }
+
+    fn split(
+        &self,
+        s: &mut Searcher<'g, G>,
+        rest: Brothers<'_>,
+        best: &mut Best<G::Move>,
+        alpha: &mut Value,
+    ) -> Split {
+        match self.ybwc {
+            Some(cx) => cx.split(self, s, rest, best, alpha),
+            None => Split::Declined,
+        }
     }
 }

@@ -8,14 +8,20 @@ mod minimax;
 mod mtdf;
 mod negamax;
 mod nullwindow;
+mod observer;
 pub(crate) mod policy;
 mod progress;
 pub(crate) mod pvs;
+mod searcher;
+mod stats;
 pub mod theory;
 mod veb;
 
 pub use iterative::{iterative_deepening, Deepening, Iteration};
+pub use observer::{NoObserver, Observer};
 pub use progress::{MoveProgress, Progress, Snapshot};
+pub use searcher::{Limits, Searcher};
+pub use stats::Stats;
 
 use crate::arena::Arena;
 use crate::clock::Instant;
@@ -23,71 +29,7 @@ use crate::game::{Game, MoveBuffer, Value};
 use crate::knowledge::Knowledge;
 use crate::ordering::{MoveOrdering, OrderingConfig};
 use crate::tt::{TranspositionTable, TtStats};
-use serde::Serialize;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-
-/// What a search counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Stats {
-    /// Nodes visited, the root included.
-    pub nodes: u64,
-    /// Leaves evaluated: terminal positions and positions at the depth limit.
-    pub leaves: u64,
-    /// Nodes that stopped early because a move reached the bound (fail-high).
-    pub cutoffs: u64,
-    /// Cutoffs made by the first move tried at the node.
-    pub first_move_cutoffs: u64,
-    /// Deepest ply reached (the root is ply 0).
-    pub max_ply: u32,
-    /// Positions with a single move passed through statically, not counted in `nodes` (see
-    /// [`crate::knowledge::Knowledge::forced_lines_static`]).
-    pub forced: u64,
-    /// Nodes cut off by a child's table entry (enhanced transposition cutoffs).
-    pub etc_cutoffs: u64,
-}
-
-impl Stats {
-    /// Adds another search's counts (the deepest ply is the larger of the two).
-    pub fn add(&mut self, o: &Stats) {
-        self.nodes += o.nodes;
-        self.leaves += o.leaves;
-        self.cutoffs += o.cutoffs;
-        self.first_move_cutoffs += o.first_move_cutoffs;
-        self.max_ply = self.max_ply.max(o.max_ply);
-        self.forced += o.forced;
-        self.etc_cutoffs += o.etc_cutoffs;
-    }
-
-    /// Share of cutoffs made by the first move tried, in 0..=1 (0 when there were none).
-    pub fn first_move_cutoff_rate(&self) -> f64 {
-        if self.cutoffs == 0 {
-            0.0
-        } else {
-            self.first_move_cutoffs as f64 / self.cutoffs as f64
-        }
-    }
-}
-
-/// Receives the events of a search, for traces and walk-throughs. Every method has an empty
-/// default and searches are generic over the observer, so the plain search pays nothing.
-pub trait Observer<G: Game> {
-    /// The search entered the node `pos` at `ply` with the window `(alpha, beta)` (from its
-    /// side to move; `(-INF, INF)` for the searches without one; a single-bound search's
-    /// missing bound as `-INF`).
-    fn entered(&mut self, _ply: usize, _pos: &G::Pos, _alpha: Value, _beta: Value) {}
-    /// A node's value is final (`value` from its side to move, negamax convention; at a node
-    /// that cut off, the bound it reached).
-    fn settled(&mut self, _ply: usize, _pos: &G::Pos, _value: Value) {}
-    /// The child `mv` of `parent` was not searched because the parent's value reached
-    /// `bound` (the parent's beta, from the parent's side to move).
-    fn pruned(&mut self, _ply: usize, _parent: &G::Pos, _mv: G::Move, _bound: Value) {}
-}
-
-/// The observer that records nothing.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoObserver;
-
-impl<G: Game> Observer<G> for NoObserver {}
+use std::sync::atomic::Ordering::Relaxed;
 
 /// The serial search algorithms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -149,68 +91,6 @@ pub struct SearchResult<M> {
     pub stats: Stats,
     /// The algorithm that produced it.
     pub algo: Algorithm,
-}
-
-/// A serial search in progress: the game, the per-ply arena, the statistics and an observer.
-/// Build it once (this allocates), then [`Searcher::run`] as often as wanted without
-/// allocating.
-pub struct Searcher<'g, G: Game, O: Observer<G> = NoObserver> {
-    game: &'g G,
-    arena: Arena<G>,
-    /// Ply at which positions are evaluated instead of expanded.
-    horizon: usize,
-    /// `max_plies` of the root: a run whose horizon reaches it searches to the end of the
-    /// game, and a position there without an outcome breaks the game's promise.
-    end: usize,
-    /// The line from the root to the first position such a run met at its horizon without an
-    /// outcome (see [`Searcher::unfinished`]); `None` while none was met.
-    unfinished: Option<Vec<G::Move>>,
-    stats: Stats,
-    obs: O,
-    /// The shared table, for the table-driven searches.
-    tt: Option<&'g TranspositionTable>,
-    tt_stats: TtStats,
-    ordering: MoveOrdering,
-    limits: Limits<'g>,
-    /// Set once a limit is hit: every search unwinds at once and its result is discarded.
-    stopped: bool,
-    /// Node count at which the limits are next checked.
-    next_check: u64,
-    /// Solve only win, draw or loss (the null-window solver bisects -1..=1).
-    weak: bool,
-    /// The null-window solver's window: it bisects this range only (see [`Searcher::window`]).
-    window: Option<(Value, Value)>,
-    /// Whether the null-window solver also finds a best move and line (an extra pass).
-    want_move: bool,
-    /// Whether nodes keep their principal variation. The null-window solver turns it off:
-    /// its probes fail high or low, and it rebuilds the line itself (`root_move`).
-    track_pv: bool,
-    /// Nodes already published to `limits.progress`.
-    published: u64,
-    /// Per ply, the nodes other searchers took for the subtrees split off below the node
-    /// being searched there (YBWC): with the node count, what a split node's whole subtree
-    /// took, for `Limits::keep`. A split adds to its node's ply; a node handed to `keep`
-    /// passes its figure up to its parent's ply ([`Searcher::take_helped`]). Written at splits
-    /// and read only where `keep` is set: the serial node loop never touches it.
-    pub(crate) helped: Vec<u64>,
-}
-
-/// When a search must stop early. A stopped search's result is thrown away by its caller
-/// (iterative deepening keeps the last finished iteration).
-#[derive(Clone, Copy, Default)]
-pub struct Limits<'a> {
-    /// Stop after this many nodes.
-    pub nodes: Option<u64>,
-    /// Stop at this instant.
-    pub deadline: Option<Instant>,
-    /// Stop when this flag is raised (by another thread, a signal handler, a timer).
-    pub stop: Option<&'a AtomicBool>,
-    /// Publish the nodes searched, the solver's window and the depths finished here, for
-    /// another thread to read while the search runs.
-    pub progress: Option<&'a Progress>,
-    /// Hand the table entries of subtrees that took at least its threshold of nodes here,
-    /// to be written to a table file ([`crate::tt::file`]).
-    pub keep: Option<&'a crate::tt::file::Keep>,
 }
 
 /// How many nodes pass between two looks at the clock and the stop flag.

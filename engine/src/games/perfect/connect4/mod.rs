@@ -13,11 +13,12 @@
 
 pub mod geometry;
 mod knowledge;
+mod rules;
 
 pub use geometry::{Fixed128, Fixed64, Geometry, Shape, Standard, Word};
 pub use knowledge::{Connect4Knowledge, Connect4Scratch};
 
-use crate::game::{quote, Game, GameError, MoveBuffer, Notation, Player, Value};
+use crate::game::{quote, GameError, Notation, Value};
 
 /// The standard board's width (columns).
 pub const WIDTH: u32 = 7;
@@ -328,65 +329,6 @@ pub fn shape_name(width: u32, height: u32, connect: u32) -> String {
     }
 }
 
-impl<G: Geometry> Game for Connect4<G> {
-    type Pos = Bitboard<G::Word>;
-    type Move = u8;
-    type Moves = G::Moves;
-    type Knowledge = Connect4Knowledge;
-
-    fn initial(&self) -> Bitboard<G::Word> {
-        self.start
-    }
-
-    fn to_move(&self, pos: &Bitboard<G::Word>) -> Player {
-        if pos.moves.is_multiple_of(2) {
-            Player::First
-        } else {
-            Player::Second
-        }
-    }
-
-    fn outcome(&self, pos: &Bitboard<G::Word>) -> Option<Value> {
-        if self.last_mover_won(pos) {
-            Some(-self.win_on_move(pos.moves))
-        } else if pos.moves == self.geo.cells() {
-            Some(0)
-        } else {
-            None
-        }
-    }
-
-    fn moves(&self, pos: &Bitboard<G::Word>, out: &mut Self::Moves) {
-        out.clear();
-        for &c in self.geo.centre_order() {
-            if self.can_play(pos, c as u32) {
-                out.push(c);
-            }
-        }
-    }
-
-    #[inline(always)]
-    fn play(&self, pos: &Bitboard<G::Word>, mv: u8) -> Bitboard<G::Word> {
-        self.play_col(pos, mv as u32)
-    }
-
-    fn move_code(&self, mv: u8) -> u8 {
-        mv
-    }
-
-    fn value_range(&self) -> (Value, Value) {
-        (self.min_score(), self.max_score())
-    }
-
-    fn key(&self, pos: &Bitboard<G::Word>) -> u64 {
-        pos.key().key64()
-    }
-
-    fn max_plies(&self, pos: &Bitboard<G::Word>) -> usize {
-        (self.geo.cells() - pos.moves) as usize
-    }
-}
-
 impl<G: Geometry> Notation for Connect4<G> {
     fn name(&self) -> &'static str {
         "connect4"
@@ -577,6 +519,7 @@ pub fn suite_shape(text: &str) -> Result<Option<(u32, u32, u32)>, GameError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
 
     #[test]
     fn a_suite_header_names_its_board() {

@@ -36,45 +36,14 @@
 //! the root's side; the tree's value in the leaf scale is `root_side().sign()` times it.
 
 use crate::game::{quote, Game, GameError, MoveBuffer, MoveList, Notation, Player, Value};
-use crate::players::MAX_PLAYERS;
 use std::ops::Range;
 
+mod arena;
 mod parse;
 
+pub(crate) use arena::NONE;
+pub use arena::{Tree, MAX_ABS_VALUE, MAX_CHILDREN, MAX_DEPTH, PROB_TOLERANCE};
 pub(crate) use parse::{line_col, parse_items, trim_number, Builder, Kind};
-
-/// Most children a node may have: the capacity of the tree's inline move list.
-pub const MAX_CHILDREN: usize = 64;
-
-/// Deepest nesting of parentheses (and height of a tree built from a [`Spec`]): the searches
-/// recurse once per ply.
-pub const MAX_DEPTH: usize = 1000;
-
-/// Largest absolute leaf value, far inside the searches' `±INF`.
-pub const MAX_ABS_VALUE: Value = 1_000_000_000;
-
-/// How far a chance node's probabilities may sum from 1 (rounding in `1/3 1/3 1/3`).
-pub const PROB_TOLERANCE: f64 = 1e-9;
-
-/// "No node": the parent of the root.
-pub(crate) const NONE: u32 = u32::MAX;
-
-/// One node of the arena (24 bytes).
-#[derive(Clone, Copy, Debug)]
-struct Node {
-    /// Index of the first child (inner nodes only).
-    first: u32,
-    /// Number of children; 0 for a leaf.
-    count: u32,
-    /// The leaf value from MAX's view (0 for inner nodes).
-    value: Value,
-    /// Plies from this node to its deepest leaf.
-    height: u32,
-    /// Plies from the root.
-    depth: u32,
-    /// The parent ([`NONE`] for the root).
-    parent: u32,
-}
 
 /// A position in a tree: a node and the side to move there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,19 +61,6 @@ pub enum Spec {
     Leaf(Value),
     /// An inner node with its children in order.
     Inner(Vec<Spec>),
-}
-
-/// A hand-written game tree in a flat arena (see the module comment).
-#[derive(Clone, Debug)]
-pub struct Tree {
-    nodes: Vec<Node>,
-    /// Every label, concatenated.
-    label_text: String,
-    /// Each node's label as a byte range of `label_text` (empty: no label).
-    label_span: Vec<(u32, u32)>,
-    root_side: Player,
-    /// Largest absolute leaf value (bounds the values the solver bisects).
-    max_abs: Value,
 }
 
 impl Tree {

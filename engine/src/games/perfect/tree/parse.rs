@@ -3,7 +3,9 @@
 //! It works with an explicit stack, never recursing on the input's depth, so hostile input
 //! cannot overflow the thread's stack; [`Builder`] lays the nodes out in the flat arena.
 
-use super::*;
+use super::arena::{Node, Tree, MAX_ABS_VALUE, MAX_CHILDREN, MAX_DEPTH, NONE, PROB_TOLERANCE};
+use crate::game::{quote, GameError, Player, Value};
+use crate::players::MAX_PLAYERS;
 
 /// What the parser read for one node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Progress of a long search, for a front end to show: [`watch`] runs the search while a
 //! second thread hands the front end its figures ([`Display::Call`]) every so often, and
-//! [`line`] writes them as one line: the elapsed time, the nodes, the node rate, the exact
+//! [`line()`] writes them as one line: the elapsed time, the nodes, the node rate, the exact
 //! solver's proven window with the bound its running probe tests and the moves that probe
 //! has settled at the root and down the line it is searching
 //! ([`cutoff::solver::Snapshot::settled`]), and the depth iterative deepening finished. The

@@ -17,10 +17,13 @@ pub struct Control<'a> {
     pub cfr: Option<&'a (dyn Fn(CfrEvent<'_>) + Sync)>,
     /// Told a line for the person running the work, beside the report (a shard skipped, a
     /// line solved); options in it are marked as in errors ([`crate::opt`]).
-    pub note: Option<&'a (dyn Fn(&str) + Sync)>,
+    pub note: Option<Note<'a>>,
 }
 
-impl Control<'_> {
+/// A front end's way to show a line of the work's log ([`Control::note`]).
+pub type Note<'a> = &'a (dyn Fn(&str) + Sync);
+
+impl<'a> Control<'a> {
     /// True once the stop flag is raised.
     pub fn stopped(&self) -> bool {
         self.stop.load(std::sync::atomic::Ordering::Relaxed)
@@ -31,6 +34,11 @@ impl Control<'_> {
         if let Some(f) = self.note {
             f(msg);
         }
+    }
+
+    /// The front end's note, or one that drops the line.
+    pub fn notes(&self) -> Note<'a> {
+        self.note.unwrap_or(&|_| {})
     }
 }
 

@@ -294,7 +294,7 @@ pub enum Backend {
 }
 
 /// How to run: the run's settings and where.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Settings {
     /// What `run.json` holds.
     pub spec: RunSpec,
@@ -304,7 +304,7 @@ pub struct Settings {
     pub workers: usize,
     /// Where they run.
     pub backend: Backend,
-    /// Prints one line per round on standard error.
+    /// Tells [`Settings::note`] one line per round.
     pub verbose: bool,
     /// The opening book that guesses the positions it holds (as guesses only: a test still
     /// proves every bound).
@@ -312,6 +312,9 @@ pub struct Settings {
     /// Raised to stop the run (the command's Ctrl-C and SIGTERM): the workers are stopped
     /// and the run folder keeps what was proved.
     pub stop: &'static AtomicBool,
+    /// Told the driver's log lines (a round's end, a result set aside), for the front end to
+    /// show; options in them are marked as in errors ([`crate::opt`]).
+    pub note: crate::control::Note<'static>,
 }
 
 fn bad(path: &Path, what: impl Into<String>) -> DistributeError {
@@ -754,6 +757,7 @@ impl<G: Describe> Driver<'_, G> {
     /// Loads every result the folder holds (a resumed run), as facts.
     fn resume(&mut self) -> Result<(), DistributeError> {
         let dir = &self.settings.dir;
+        let note = self.settings.note;
         let mut r = 0;
         while round_path(dir, r).exists() {
             // A round file that cannot be read or is another run's cannot vouch for its
@@ -761,18 +765,18 @@ impl<G: Describe> Driver<'_, G> {
             let file = match read_json::<RoundFile>(&round_path(dir, r)) {
                 Ok(f) if f.digest == self.digest => f,
                 Ok(_) => {
-                    eprintln!(
+                    note(&format!(
                         "distribute: ignoring round {r}: {}",
                         bad(
                             &round_path(dir, r),
                             "a round of another run (its digest differs)"
                         )
-                    );
+                    ));
                     r += 1;
                     continue;
                 }
                 Err(e) => {
-                    eprintln!("distribute: ignoring round {r}: {e}");
+                    note(&format!("distribute: ignoring round {r}: {e}"));
                     r += 1;
                     continue;
                 }
@@ -788,7 +792,7 @@ impl<G: Describe> Driver<'_, G> {
                         self.take(&res)?;
                     }
                     Err(e) => {
-                        eprintln!("distribute: ignoring a result: {e}");
+                        note(&format!("distribute: ignoring a result: {e}"));
                         let p = result_path(dir, r, t);
                         let _ = crate::files::rename_aside(&p, &p.with_extension("refused"));
                     }
@@ -896,6 +900,7 @@ impl<G: Describe> Driver<'_, G> {
         let digest = self.digest.clone();
         let (backend, workers) = (self.settings.backend, self.settings.workers);
         let stop = self.settings.stop;
+        let note = self.settings.note;
         let mut on_result = |t: usize| -> Result<Option<Vec<usize>>, DistributeError> {
             match read_result(&dir, &digest, &file, t, range) {
                 Ok(res) => {
@@ -912,7 +917,7 @@ impl<G: Describe> Driver<'_, G> {
                     Ok(Some(useless))
                 }
                 Err(e) => {
-                    eprintln!("distribute: {e}");
+                    note(&format!("distribute: {e}"));
                     let p = result_path(&dir, round, t);
                     let _ = crate::files::rename_aside(&p, &p.with_extension("refused"));
                     Ok(None)
@@ -930,7 +935,7 @@ impl<G: Describe> Driver<'_, G> {
         self.summary.cancelled += counts.cancelled;
         self.summary.retried += counts.retried;
         if self.settings.verbose {
-            eprintln!(
+            note(&format!(
                 "round {round}: {} {} task(s), {} cancelled, {} retried, {:.2} s; root in [{}, {}]",
                 end.planned,
                 end.kind,
@@ -939,7 +944,7 @@ impl<G: Describe> Driver<'_, G> {
                 end.wall_seconds,
                 self.prover.bounds().0,
                 self.prover.bounds().1
-            );
+            ));
         }
         write_json(&dir.join("rounds").join(format!("{round}-end.json")), &end)?;
         // The hard results so far, merged for the next round's tasks.

@@ -7,7 +7,6 @@ use crate::position::{Describe, GameKind, GameOptions, GameVisitor};
 use crate::shard::{self, GameSpec};
 use crate::{AppError, AppResult, Control, Outcome};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 /// The deepest frontier `distribute` takes.
 pub const MAX_DEPTH: usize = 8;
@@ -55,7 +54,7 @@ pub struct TaskOptions {
 }
 
 /// Runs `cutoff distribute`.
-pub fn run(args: &Options, stop: &'static AtomicBool) -> Result<Outcome, AppError> {
+pub fn run(args: &Options, control: Control<'static>) -> Result<Outcome, AppError> {
     if args.game.game.is_multi() || args.game.game == GameKind::Random {
         return Err(AppError::invalid(format!(
             "{} cannot be distributed: distribute works on two-player games set up from their \
@@ -103,7 +102,8 @@ pub fn run(args: &Options, stop: &'static AtomicBool) -> Result<Outcome, AppErro
         backend: args.backend,
         verbose: !args.quiet,
         book: None,
-        stop,
+        stop: control.stop,
+        note: control.notes(),
     };
     game.visit(Drive {
         settings,

@@ -93,7 +93,7 @@ impl TaskArgs {
 /// Runs `cutoff distribute`.
 pub fn run(args: &Args) -> super::CliResult {
     super::print(
-        distribute::run(&args.options(), crate::interrupt::install())?,
+        distribute::run(&args.options(), super::control(true, None))?,
         args.json,
     )
 }

@@ -313,8 +313,9 @@ pub struct Settings {
     /// and the run folder keeps what was proved.
     pub stop: &'static AtomicBool,
     /// Told the driver's log lines (a round's end, a result set aside), for the front end to
-    /// show; options in them are marked as in errors ([`crate::opt`]).
-    pub note: crate::control::Note<'static>,
+    /// show; options in them are marked as in errors ([`crate::opt`]); the front end's
+    /// `Control::note`.
+    pub note: &'static (dyn Fn(&str) + Sync),
 }
 
 fn bad(path: &Path, what: impl Into<String>) -> DistributeError {

@@ -147,12 +147,6 @@ pub enum AppError {
     /// A report could not be written as JSON.
     #[error("cannot write JSON: {0}")]
     Json(#[source] serde_json::Error),
-    /// Standard output could not be written.
-    #[error("cannot write the output: {0}")]
-    Output(#[source] std::io::Error),
-    /// The judge's answer could not be written.
-    #[error("cannot write the answer: {0}")]
-    Answer(#[source] std::io::Error),
     /// An argument, or a combination of them, that the command refuses; the message, made
     /// where the check is, says which and why.
     #[error("{0}")]

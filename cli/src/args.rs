@@ -13,6 +13,11 @@ use cutoff_app::position::{
 
 pub use cutoff_app::options::{parse_seconds, parse_window};
 
+/// Reads how the threads share the work (`--parallel`: ybwc, abdada, lazysmp or root).
+pub fn parse_mode(s: &str) -> Result<cutoff::solver::Mode, String> {
+    s.parse()
+}
+
 /// A game as a command-line value: the names and one-line help come from the registry
 /// ([`cutoff_app::games`]), so clap checks, lists and suggests from the application's list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

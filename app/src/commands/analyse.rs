@@ -49,9 +49,7 @@ fn run(
     control: Control<'_>,
     table: Option<&cutoff::tt::TranspositionTable>,
 ) -> Result<Outcome, AppError> {
-    if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(AppError::TableSize(args.tt_mb));
-    }
+    crate::options::table_mib(args.tt_mb)?;
     let threads = crate::options::threads(args.threads)?;
     let game = AnyGame::parse(&args.game)?;
     let scale = game.scale();

@@ -110,9 +110,7 @@ where
         lines.truncate(n);
     }
     let threads = crate::options::threads(args.threads)?;
-    if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(AppError::TableSize(args.tt_mb));
-    }
+    crate::options::table_mib(args.tt_mb)?;
     let opts = SuiteOptions {
         threads,
         auto_threads: args.threads.is_none(),

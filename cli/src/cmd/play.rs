@@ -65,9 +65,7 @@ pub fn run(args: &Args) -> super::CliResult {
 }
 
 fn play(args: &Args) -> AppResult {
-    if args.tt_mb == 0 || args.tt_mb > 1 << 20 {
-        return Err(AppError::TableSize(args.tt_mb));
-    }
+    cutoff_app::options::table_mib(args.tt_mb)?;
     let threads = cutoff_app::options::threads(args.threads)?;
     let game = AnyGame::parse(&args.game.options())?;
     let stop = crate::interrupt::install();

@@ -15,7 +15,7 @@ pub struct Args {
     #[command(flatten)]
     pub search: crate::args::SearchArgs,
     /// How the threads share the work: ybwc, abdada, lazysmp or root.
-    #[arg(long, default_value = "ybwc", value_parser = parse_mode)]
+    #[arg(long, default_value = "ybwc", value_parser = crate::args::parse_mode)]
     pub parallel: Mode,
     /// Where YBWC splits.
     #[command(flatten)]
@@ -39,10 +39,6 @@ impl Args {
             table: self.table.options(),
         }
     }
-}
-
-fn parse_mode(s: &str) -> Result<Mode, String> {
-    s.parse()
 }
 
 /// Runs `cutoff solve`.

@@ -24,7 +24,7 @@ pub struct Args {
     #[arg(long)]
     pub threads: Option<usize>,
     /// How the threads share the work: ybwc, abdada, lazysmp or root.
-    #[arg(long, default_value = "ybwc", value_parser = parse_mode)]
+    #[arg(long, default_value = "ybwc", value_parser = crate::args::parse_mode)]
     pub parallel: Mode,
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
@@ -59,10 +59,6 @@ impl Args {
             limit: self.limit,
         }
     }
-}
-
-fn parse_mode(s: &str) -> Result<Mode, String> {
-    s.parse()
 }
 
 /// Runs `cutoff suite`, with a progress bar for a person watching a terminal.

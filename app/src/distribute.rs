@@ -25,6 +25,12 @@
 //! game's range, so a driver started again on the folder loads every result there and goes
 //! on: only the tasks that were running when it stopped are lost.
 
+pub mod live;
+pub mod local;
+pub mod protocol;
+pub mod simulate;
+pub mod worker;
+
 use crate::files::{create_folder, write_atomic, FileError};
 use crate::position::{Describe, GameVisitor};
 use crate::shard::{self, GameSpec, Moves};
@@ -113,6 +119,15 @@ pub enum DistributeError {
     Interrupted {
         /// The round under way.
         round: usize,
+    },
+    /// A message between the driver and a worker could not be read, or a worker broke
+    /// the protocol.
+    #[error("a message from {from}: {what}")]
+    Protocol {
+        /// Who sent it.
+        from: String,
+        /// What is wrong.
+        what: String,
     },
     /// The engine refused the settings.
     #[error(transparent)]
@@ -287,8 +302,15 @@ pub struct Summary {
 /// Where the workers run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// Worker processes on this machine.
+    /// Long-lived worker processes on this machine, over pipes ([`live`]).
     Local,
+    /// Long-lived workers as MPI ranks, rank 0 driving (the `mpi` feature).
+    Mpi,
+    /// Virtual workers in this process on a simulated clock ([`simulate`]).
+    Simulate,
+    /// A round at a time, each task a process of this machine started for it: the Slurm
+    /// backend's rounds without Slurm.
+    LocalRounds,
     /// A job array a round on a Slurm cluster (`sbatch --array`, `scancel`).
     Slurm,
 }
@@ -927,8 +949,8 @@ impl<G: Describe> Driver<'_, G> {
         };
         let n = file.tasks.len();
         let counts = match backend {
-            Backend::Local => run_local(&dir, round, n, workers, stop, &mut on_result)?,
             Backend::Slurm => run_slurm(&dir, round, n, workers, stop, &mut on_result)?,
+            _ => run_local(&dir, round, n, workers, stop, &mut on_result)?,
         };
         end.cancelled = counts.cancelled;
         end.retried = counts.retried;

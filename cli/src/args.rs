@@ -47,10 +47,18 @@ impl clap::ValueEnum for GameArg {
 /// Where `distribute`'s workers run, as a command-line value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum BackendArg {
-    /// Worker processes on this machine.
+    /// Long-lived worker processes on this machine, over pipes.
     Local,
+    /// Long-lived workers as MPI ranks, rank 0 driving (`mpirun`, `srun`; built with the
+    /// `mpi` feature).
+    Mpi,
+    /// Virtual workers in this process on a simulated clock (`--latency`).
+    Simulate,
     /// A job array a round on a Slurm cluster (`sbatch --array`, `scancel`).
     Slurm,
+    /// A round at a time, each task a process of this machine (the Slurm backend's rounds
+    /// without Slurm).
+    LocalRounds,
 }
 
 impl From<BackendArg> for Backend {
@@ -58,6 +66,9 @@ impl From<BackendArg> for Backend {
         match b {
             BackendArg::Local => Backend::Local,
             BackendArg::Slurm => Backend::Slurm,
+            BackendArg::Mpi => Backend::Mpi,
+            BackendArg::Simulate => Backend::Simulate,
+            BackendArg::LocalRounds => Backend::LocalRounds,
         }
     }
 }

@@ -51,9 +51,14 @@ enum Command {
     Merge(cutoff_cli::cmd::merge::Args),
     /// From a solved pass of a split, write the next pass: only the lines the value needs.
     Plan(cutoff_cli::cmd::plan::Args),
-    /// Solve a position on many workers by hypothesis: rounds of null-window tests over a
-    /// frontier, resumable from its folder (local processes or Slurm job arrays).
+    /// Solve a position on many workers by hypothesis: null-window tests over a frontier,
+    /// on long-lived workers (local processes, MPI ranks, a simulated cluster) or Slurm job
+    /// arrays, resumable from its folder.
     Distribute(cutoff_cli::cmd::distribute::Args),
+    /// Serve one distributed driver over standard input and output (what `distribute`
+    /// starts on each local worker).
+    #[command(hide = true)]
+    DistributeWorker,
     /// Run one task of a distributed round (what `distribute` starts on each worker).
     #[command(hide = true)]
     DistributeTask(cutoff_cli::cmd::distribute::TaskArgs),
@@ -114,6 +119,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => cutoff_cli::cmd::merge::run(args),
         Command::Plan(args) => cutoff_cli::cmd::plan::run(args),
         Command::Distribute(args) => cutoff_cli::cmd::distribute::run(args),
+        Command::DistributeWorker => cutoff_cli::cmd::distribute::run_worker(),
         Command::DistributeTask(args) => cutoff_cli::cmd::distribute::run_task(args),
         #[cfg(feature = "serve")]
         Command::Serve(args) => cutoff_cli::serve::run(args).map_err(Into::into),

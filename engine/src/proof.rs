@@ -383,6 +383,21 @@ impl Found {
         }
     }
 
+    /// What a search stopped before its end (at its node budget, [`Solver::exact_nodes`])
+    /// proved: the bounds of its verdict, nothing where it has none.
+    pub fn of_stopped(game_range: (Value, Value), verdict: Verdict) -> Found {
+        let (lo, hi) = match verdict {
+            Verdict::Bounds { lo, hi } => (lo, hi),
+            Verdict::Exact(v) => (v, v),
+            Verdict::DepthLimited { .. } => game_range,
+        };
+        Found {
+            lo: lo.max(game_range.0),
+            hi: hi.min(game_range.1),
+            guess: None,
+        }
+    }
+
     /// What a finished null-window test of `job` proved: the value is at least `job.at`, or
     /// below it (or exactly what it found).
     pub fn of_test(game_range: (Value, Value), job: Job, verdict: Verdict) -> Found {
@@ -554,6 +569,27 @@ impl<G: Game> Prover<G> {
     pub fn needed(&self, job: &Job) -> bool {
         self.current
             .is_some_and(|w| self.plan.proof(w, self.hope()).contains(job))
+    }
+
+    /// The jobs a test would need under the other hypothesis at the root: the brothers the
+    /// proof under way may need next, worth running where workers would otherwise sit idle.
+    /// Empty when no test is under way.
+    pub fn speculative(&self) -> Vec<Job> {
+        let Some(w) = self.current else {
+            return Vec::new();
+        };
+        let iv = self.plan.back_up();
+        let want = self.hope().unwrap_or(iv[0].2 >= w);
+        let mut jobs = Vec::new();
+        self.plan.needed(&iv, 0, w, !want, &mut jobs);
+        jobs.sort_unstable_by_key(|j| (j.leaf, j.at));
+        jobs.dedup();
+        jobs
+    }
+
+    /// Whether frontier position `leaf` has been opened by [`Prover::split`].
+    pub fn is_split(&self, leaf: usize) -> bool {
+        self.plan.leaves[leaf].opened.is_some()
     }
 
     /// What is needed next: guesses for frontier positions without one, then rounds of

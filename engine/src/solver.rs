@@ -254,6 +254,7 @@ pub struct Solver<'a, G: Game> {
     table: Table<'a>,
     time: Option<Duration>,
     nodes: Option<u64>,
+    exact_nodes: Option<u64>,
     stop: Option<&'a AtomicBool>,
     progress: Option<&'a Progress>,
     keep: Option<&'a Keep>,
@@ -282,6 +283,7 @@ impl<'a, G: Game> Solver<'a, G> {
             table: Table::Mib(64),
             time: None,
             nodes: None,
+            exact_nodes: None,
             stop: None,
             progress: None,
             keep: None,
@@ -377,6 +379,15 @@ impl<'a, G: Game> Solver<'a, G> {
     /// thread): iterative deepening, keeping the last finished depth.
     pub fn nodes(mut self, budget: Option<u64>) -> Self {
         self.nodes = budget;
+        self
+    }
+
+    /// Stops a serial exact solve (one thread, no [`Solver::nodes`] or time budget) after
+    /// about this many nodes, with the bounds it proved so far ([`Verdict::Bounds`],
+    /// [`Stop::Budget`]): a job with a share of a larger proof (`crate::proof`). The
+    /// search checks it every few thousand nodes.
+    pub fn exact_nodes(mut self, cap: Option<u64>) -> Self {
+        self.exact_nodes = cap;
         self
     }
 
@@ -674,6 +685,11 @@ impl<'a, G: Game> Solver<'a, G> {
                 Threads::Auto if parallel_algo && want > 1 => Some(AUTO_SERIAL_NODES),
                 _ => None,
             };
+            // A cap the caller set ends the search where it stands, as a budget does.
+            let (cap, capped) = match (self.exact_nodes, self.threads) {
+                (Some(n), Threads::Exactly(1)) => (Some(cap.map_or(n, |c| c.min(n))), true),
+                _ => (cap, false),
+            };
             let mut s = Searcher::new(self.game, self.root, self.depth)
                 .weak(self.weak)
                 .window(self.window)
@@ -695,7 +711,7 @@ impl<'a, G: Game> Solver<'a, G> {
                 out.verdict = settled(value, horizon, full);
                 out.best_move = best;
                 out.pv = s.pv().to_vec();
-            } else if cap.is_none() || interrupted() {
+            } else if cap.is_none() || capped || interrupted() {
                 out.stopped = Some(stop_reason());
                 let snap = progress.snapshot();
                 out.verdict = Verdict::Bounds {

@@ -1,7 +1,12 @@
-//! `cutoff distribute GAME [POSITION] --dir DIR [--backend local|slurm] [--workers N]`: a
-//! whole distributed solve by hypothesis (see `crate::distribute`), resumable from DIR; and
-//! `cutoff distribute-task DIR ROUND [--index I]`, the worker each task runs.
+//! `cutoff distribute GAME [POSITION] --dir DIR [--backend local|mpi|simulate|slurm]
+//! [--workers N]`: a whole distributed solve by hypothesis (see `crate::distribute`),
+//! resumable from DIR; `cutoff distribute-worker`, a long-lived worker over pipes; and
+//! `cutoff distribute-task DIR ROUND [--index I]`, the worker each Slurm task runs.
 
+use crate::distribute::live::{LiveSettings, LiveSummary};
+use crate::distribute::local::Local;
+pub use crate::distribute::local::WorkerCommand;
+use crate::distribute::simulate::Simulate;
 use crate::distribute::{self, Backend, RunSpec, Settings, Summary};
 use crate::position::{Describe, GameKind, GameOptions, GameVisitor};
 use crate::shard::{self, GameSpec};
@@ -40,6 +45,15 @@ pub struct Options {
     pub book: Option<String>,
     /// No line per round on standard error.
     pub quiet: bool,
+    /// The simulated latency of each message (`simulate`).
+    pub latency: std::time::Duration,
+    /// The first node budget of each test (`None`: from the work so far and the workers).
+    pub job_nodes: Option<u64>,
+    /// Run brothers the proof may need next on workers that would otherwise sit idle.
+    pub speculate: bool,
+    /// The program each local worker runs (the front end's own: `cutoff
+    /// distribute-worker`, or Python's); needed by the `local` backend.
+    pub worker: Option<WorkerCommand>,
 }
 
 /// Arguments of `cutoff distribute-task`.
@@ -105,9 +119,197 @@ pub fn run(args: &Options, control: Control<'static>) -> Result<Outcome, AppErro
         stop: control.stop,
         note: control.notes(),
     };
-    game.visit(Drive {
-        settings,
-        book: args.book.as_deref(),
+    match args.backend {
+        Backend::Slurm | Backend::LocalRounds => game.visit(Drive {
+            settings,
+            book: args.book.as_deref(),
+        }),
+        Backend::Local | Backend::Simulate | Backend::Mpi => game.visit(LiveDrive {
+            settings,
+            args,
+            control,
+        }),
+    }
+}
+
+struct LiveDrive<'a> {
+    settings: Settings,
+    args: &'a Options,
+    control: Control<'static>,
+}
+
+impl GameVisitor for LiveDrive<'_> {
+    type Output = Result<Outcome, AppError>;
+    fn visit<G: Describe>(self, game: &G) -> Self::Output {
+        let (settings, args) = (&self.settings, self.args);
+        let book = match &args.book {
+            Some(spec) => Some(crate::book::load(
+                spec,
+                game.name(),
+                game.board().as_deref(),
+            )?),
+            None => None,
+        };
+        let live = LiveSettings {
+            spec: settings.spec.clone(),
+            dir: settings.dir.clone(),
+            job_nodes: args.job_nodes,
+            speculate: args.speculate,
+            book: book.as_ref(),
+            stop: settings.stop,
+            note: settings.note,
+        };
+        let summary = match args.backend {
+            Backend::Simulate => {
+                let mut t = Simulate::new(game, &settings.spec, settings.workers, args.latency);
+                distribute::live::drive(game, &live, &mut t)?
+            }
+            Backend::Mpi => return mpi(game, &live, &self.control),
+            _ => {
+                let Some(command) = args.worker.clone() else {
+                    return Err(AppError::invalid(
+                        "the local backend needs a worker program, which this front end does not give"
+                            .to_string(),
+                    ));
+                };
+                let mut t = Local::start(command, settings.workers, &settings.dir.join("logs"))?;
+                distribute::live::drive(game, &live, &mut t)?
+            }
+        };
+        live_report(
+            game,
+            &summary,
+            &settings.spec,
+            args.backend == Backend::Simulate,
+        )
+    }
+}
+
+/// The MPI backend: rank 0 drives, every other rank serves as a worker.
+#[cfg(feature = "mpi")]
+fn mpi<G: Describe>(
+    game: &G,
+    live: &LiveSettings<'_>,
+    control: &Control<'static>,
+) -> Result<Outcome, AppError> {
+    let _ = control;
+    match distribute::mpi::start()? {
+        distribute::mpi::Role::Driver(mut t) => {
+            let summary = distribute::live::drive(game, live, &mut t)?;
+            live_report(game, &summary, &live.spec, false)
+        }
+        distribute::mpi::Role::Worker(mut link) => {
+            distribute::worker::serve(&mut link, live.stop)?;
+            Ok(Outcome {
+                text: String::new(),
+                json: String::new(),
+                after: None,
+            })
+        }
+    }
+}
+
+/// The MPI backend, absent from this build.
+#[cfg(not(feature = "mpi"))]
+fn mpi<G: Describe>(
+    _game: &G,
+    _live: &LiveSettings<'_>,
+    _control: &Control<'static>,
+) -> Result<Outcome, AppError> {
+    Err(AppError::invalid(
+        "this cutoff was built without MPI: build it with `--features mpi` (Open MPI's \
+         libraries and libclang installed) to use \u{1}backend\u{2} mpi"
+            .to_string(),
+    ))
+}
+
+/// What a live run reports: `cutoff solve`'s fields, then the run's.
+fn live_report<G: Describe>(
+    game: &G,
+    s: &LiveSummary,
+    spec: &RunSpec,
+    simulated: bool,
+) -> Result<Outcome, AppError> {
+    let root = game.initial();
+    let explained = game.explain_value(&root, s.value);
+    let json = {
+        let mut v = serde_json::to_value(s).map_err(AppError::Json)?;
+        if let Some(m) = v.as_object_mut() {
+            m.insert("game".into(), spec.game.game.clone().into());
+            m.insert("explained".into(), explained.clone().into());
+            m.insert(
+                "pv".into(),
+                serde_json::Value::Array(s.best_move.iter().map(|m| m.clone().into()).collect()),
+            );
+            m.insert("time_ms".into(), (s.wall_seconds * 1e3).into());
+            m.insert("depth".into(), spec.depth.into());
+            if simulated {
+                m.insert("simulated_seconds".into(), s.seconds.into());
+            }
+        }
+        v.to_string()
+    };
+    let clock = if simulated {
+        format!(
+            "{:.3} s simulated ({:.3} s to simulate, {:.3} s of it the driver's)",
+            s.seconds, s.wall_seconds, s.driver_seconds
+        )
+    } else {
+        format!(
+            "{:.3} s ({:.3} s of it the driver's)",
+            s.seconds, s.driver_seconds
+        )
+    };
+    let lines = [
+        ("game", spec.game.game.clone()),
+        ("value", format!("{} ({explained}; exact)", s.value)),
+        (
+            "best move",
+            s.best_move.clone().unwrap_or_else(|| "none".into()),
+        ),
+        ("pv", s.best_move.clone().unwrap_or_default()),
+        (
+            "nodes",
+            format!(
+                "{} ({} guessing, {} in cancelled jobs)",
+                s.nodes, s.guess_nodes, s.cancelled_nodes
+            ),
+        ),
+        ("time", clock),
+        (
+            "workers",
+            format!("{} ({}, {} lost)", s.workers, s.backend, s.lost),
+        ),
+        (
+            "jobs",
+            format!(
+                "{} answered, {} cancelled, {} speculative, {} from an earlier run",
+                s.jobs, s.cancelled, s.speculative, s.resumed
+            ),
+        ),
+        (
+            "budgets",
+            format!(
+                "{} tests opened a ply deeper, {} sent again; longest job {:.3} s",
+                s.splits, s.resent, s.longest_job_seconds
+            ),
+        ),
+        (
+            "frontier",
+            format!(
+                "{} positions, {} tested, {} solved exactly",
+                s.frontier, s.tested, s.solved
+            ),
+        ),
+    ];
+    let text = lines
+        .iter()
+        .map(|(k, v)| format!("{k:<10} {v}\n"))
+        .collect();
+    Ok(Outcome {
+        text,
+        json,
+        after: None,
     })
 }
 
@@ -150,8 +352,8 @@ fn report<G: Describe>(game: &G, s: &Summary, settings: &Settings) -> Result<Out
             m.insert(
                 "backend".into(),
                 match settings.backend {
-                    Backend::Local => "local",
                     Backend::Slurm => "slurm",
+                    _ => "local-rounds",
                 }
                 .into(),
             );
@@ -202,6 +404,14 @@ fn report<G: Describe>(game: &G, s: &Summary, settings: &Settings) -> Result<Out
         json,
         after: None,
     })
+}
+
+/// Runs `cutoff distribute-worker`: a long-lived worker serving one driver over its
+/// standard input and output, until the driver says stop or closes the pipe.
+pub fn run_worker(control: Control<'_>) -> AppResult {
+    let mut link = distribute::worker::PipeLink::stdio();
+    distribute::worker::serve(&mut link, control.stop)?;
+    Ok(())
 }
 
 /// Runs `cutoff distribute-task`.

@@ -47,6 +47,19 @@ pub struct Args {
     /// No line per round on standard error.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The latency of each message between driver and worker, in milliseconds
+    /// (`--backend simulate`; 1 is an MPI network, 1000 a batch system's).
+    #[arg(long, default_value_t = 1.0, value_name = "MS")]
+    pub latency: f64,
+    /// The first node budget of each test: a test that runs out returns, and the driver
+    /// opens its position a ply deeper where a worker would sit idle, else sends it again
+    /// with twice the budget. Default: the work so far shared among the workers, at least
+    /// 262144.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub job_nodes: Option<u64>,
+    /// Never run a brother the proof may need next on a worker that would sit idle.
+    #[arg(long)]
+    pub no_speculate: bool,
 }
 
 impl Args {
@@ -63,6 +76,15 @@ impl Args {
             split_percent: self.split_percent,
             book: self.book.clone(),
             quiet: self.quiet,
+            latency: std::time::Duration::from_secs_f64(self.latency.clamp(0.0, 3.6e6) / 1e3),
+            job_nodes: self.job_nodes,
+            speculate: !self.no_speculate,
+            worker: std::env::current_exe()
+                .ok()
+                .map(|program| distribute::WorkerCommand {
+                    program,
+                    args: vec!["distribute-worker".into()],
+                }),
         }
     }
 }
@@ -96,6 +118,11 @@ pub fn run(args: &Args) -> super::CliResult {
         distribute::run(&args.options(), super::control(true, None))?,
         args.json,
     )
+}
+
+/// Runs `cutoff distribute-worker`.
+pub fn run_worker() -> Result<(), super::CliError> {
+    Ok(distribute::run_worker(super::control(true, None))?)
 }
 
 /// Runs `cutoff distribute-task`.

@@ -148,8 +148,8 @@ fn parse_line(line: &str) -> Option<(u64, Entry)> {
     (f.next().is_none() && check(key, &e) == sum).then_some((key, e))
 }
 
-/// The first line for a game whose identity is `game`.
-fn header(game: &str) -> String {
+/// The first line of a table file for a game whose identity is `game`.
+pub fn header(game: &str) -> String {
     format!("{MAGIC}\t{game}")
 }
 
@@ -293,6 +293,54 @@ impl Keep {
             self.dropped.fetch_add(1, Relaxed);
         }
     }
+}
+
+impl Keep {
+    /// A keep whose entries (of subtrees of at least `min_nodes` nodes) wait, up to
+    /// `capacity` of them, for [`Collected::take`]: entries streamed from one search to
+    /// another table (a distributed run's workers) rather than to a file.
+    pub fn collecting(min_nodes: u64, capacity: usize) -> (Keep, Collected) {
+        let (tx, rx) = bounded(capacity.max(1));
+        (
+            Keep {
+                min_nodes: min_nodes.max(1),
+                tx,
+                dropped: AtomicU64::new(0),
+            },
+            Collected { rx },
+        )
+    }
+}
+
+/// The entries a [`Keep::collecting`] keep gathered.
+#[derive(Debug)]
+pub struct Collected {
+    rx: Receiver<(u64, Entry)>,
+}
+
+impl Collected {
+    /// Up to `max` of the waiting entries, each as a table file's line (a check included).
+    pub fn take(&self, max: usize) -> Vec<String> {
+        self.rx
+            .try_iter()
+            .take(max)
+            .map(|(key, e)| format_line(key, &e))
+            .collect()
+    }
+}
+
+/// Stores into `tt` the entries given as table file lines ([`Collected::take`]); a line that
+/// is malformed or fails its check is skipped. Returns the entries stored.
+pub fn store_lines<S: AsRef<str>>(lines: &[S], tt: &TranspositionTable) -> u64 {
+    let mut stats = TtStats::default();
+    let mut n = 0;
+    for line in lines {
+        if let Some((key, entry)) = parse_line(line.as_ref()) {
+            tt.store(key, entry, &mut stats);
+            n += 1;
+        }
+    }
+    n
 }
 
 /// What a [`Recorder`] did.

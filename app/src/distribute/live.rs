@@ -33,6 +33,11 @@ use std::time::{Duration, Instant};
 /// than it searches.
 pub const MIN_JOB_NODES: u64 = 1 << 18;
 
+/// Workers that would otherwise sit idle before a test out of budget is opened a ply
+/// deeper: the children's guesses and repairs cost more than two workers gain (Begin-Hard's
+/// `53476` on two workers: 11.0 M nodes without a split, 21.9 M with one).
+const SPLIT_IDLE: usize = 3;
+
 /// Guessing searches in one job, at most.
 const GUESSES_PER_JOB: usize = 64;
 
@@ -516,13 +521,39 @@ impl<G: Describe> Live<'_, G> {
         Ok(())
     }
 
-    /// The worker a job should go to: the one whose table holds its position.
+    /// The keys of a leaf's position and of its ancestors below the root, nearest first.
+    fn lineage(&self, leaf: usize) -> Vec<u64> {
+        let mut pos = self.game.initial();
+        let mut keys = Vec::new();
+        for &mv in self.prover.path(leaf) {
+            pos = self.game.play(&pos, mv);
+            keys.push(self.game.key(&pos));
+        }
+        keys.reverse();
+        keys
+    }
+
+    /// The worker a job should go to: the one whose table holds its position, or else the
+    /// nearest ancestor's (siblings share most of their subtrees through transpositions).
     fn home(&self, work: &Work) -> Option<usize> {
         let leaf = match work {
             Work::Guess(ls) => ls[0],
             Work::Test(j) => j.leaf,
         };
-        self.owner.get(&self.key(leaf)).copied()
+        self.lineage(leaf)
+            .iter()
+            .find_map(|k| self.owner.get(k).copied())
+    }
+
+    /// Records `w` as the worker of `leaf` and of its ancestors that have none yet.
+    fn own(&mut self, leaf: usize, w: usize) {
+        let keys = self.lineage(leaf);
+        if let Some(&k) = keys.first() {
+            self.owner.insert(k, w);
+        }
+        for &k in keys.iter().skip(1) {
+            self.owner.entry(k).or_insert(w);
+        }
     }
 
     /// The expected cost of a job, for the order in which waiting jobs are sent: the most
@@ -582,11 +613,12 @@ impl<G: Describe> Live<'_, G> {
                     self.summary.moved += 1;
                 }
                 self.send_job(transport, w, job)?;
-            } else if !spare.is_empty() {
-                let i = spare
-                    .iter()
-                    .position(|j| self.home(j) == Some(w))
-                    .unwrap_or(0);
+            } else if let Some(i) = spare
+                .iter()
+                .position(|j| self.home(j).is_none_or(|h| h == w))
+            {
+                // Speculation only on this worker's own positions: on another's, it would
+                // search a cold table for a job that may never be needed.
                 let job = spare.remove(i);
                 self.summary.speculative += 1;
                 self.send_job(transport, w, job)?;
@@ -618,15 +650,16 @@ impl<G: Describe> Live<'_, G> {
             Work::Guess(ls) => (ls.iter().map(|&l| self.path(l)).collect(), None, None),
             Work::Test(j) => {
                 let key = self.key(j.leaf);
-                self.owner.insert(key, w);
                 (vec![self.path(j.leaf)], Some(j.at), Some(self.budget(key)))
             }
         };
-        if let Work::Guess(ls) = &work {
-            for &l in ls {
-                let key = self.key(l);
-                self.owner.insert(key, w);
+        match &work {
+            Work::Guess(ls) => {
+                for &l in ls {
+                    self.own(l, w);
+                }
             }
+            Work::Test(j) => self.own(j.leaf, w),
         }
         transport.send(
             w,
@@ -815,17 +848,20 @@ impl<G: Describe> Live<'_, G> {
             self.budgets.remove(&key);
             return Ok(());
         }
-        // Out of budget. Opening the position a ply deeper turns it into several jobs,
-        // worth it where a worker would otherwise sit idle; else the same worker, whose
-        // table now holds much of the subtree, goes on with twice the budget.
+        // Out of budget. Opening the position a ply deeper turns it into several jobs at
+        // once where the position is expected to fail the test (every child must then be
+        // shown to reach the negated threshold); where it is expected to pass, one child
+        // at a time would do, and a split only adds work. It is worth it where a worker
+        // would otherwise sit idle; else the same worker, whose table now holds much of
+        // the subtree, goes on with twice the budget.
         let idle = self.idle().len();
         let waiting = self.waiting_needed();
+        let expect_fail = self.prover.known(job.leaf).2 < job.at;
         let before = self.prover.frontier();
-        if idle > waiting && self.prover.split(self.game, job.leaf)? {
+        if idle >= waiting + SPLIT_IDLE && expect_fail && self.prover.split(self.game, job.leaf)? {
             self.summary.splits += 1;
             for l in before..self.prover.frontier() {
                 let k = self.key(l);
-                self.owner.entry(k).or_insert(w);
                 if let Some(fs) = self.facts.get(&k) {
                     for &f in fs.clone().iter() {
                         self.prover.learn(l, f);

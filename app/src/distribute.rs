@@ -27,6 +27,8 @@
 
 pub mod live;
 pub mod local;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod protocol;
 pub mod simulate;
 pub mod worker;
@@ -129,6 +131,10 @@ pub enum DistributeError {
         /// What is wrong.
         what: String,
     },
+    /// MPI cannot run the workers as asked (one rank alone, no thread support).
+    #[cfg(feature = "mpi")]
+    #[error("{0}")]
+    Mpi(String),
     /// The engine refused the settings.
     #[error(transparent)]
     Solve(#[from] cutoff::solver::SolveError),

@@ -12,6 +12,9 @@ pub const MAX_LINE: usize = 16 << 20;
 /// From the driver to a worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// `setup` is the large one, sent once a worker; a message lives only between its line and
+// its handling, so boxing the run would save nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum ToWorker {
     /// The run: the first message, once. The worker sets the game up from it and makes its
     /// table, which it keeps until `stop`.

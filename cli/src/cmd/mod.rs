@@ -55,10 +55,13 @@ fn note(msg: &str) {
 }
 
 /// Prints `outcome`'s report (JSON if `json`) on standard output, then returns the error
-/// after it, if any.
+/// after it, if any. An empty report prints nothing, not a blank line: an MPI worker rank's
+/// (only rank 0 reports).
 pub fn print(outcome: Outcome, json: bool) -> CliResult {
     if json {
-        println!("{}", outcome.json);
+        if !outcome.json.is_empty() {
+            println!("{}", outcome.json);
+        }
     } else {
         print!("{}", outcome.text);
     }

@@ -199,7 +199,11 @@ fn mpi<G: Describe>(
             live_report(game, &summary, &live.spec, false)
         }
         distribute::mpi::Role::Worker(mut link) => {
-            distribute::worker::serve(&mut link, live.stop)?;
+            // A worker that fails has told the driver (`failed`), which goes on without it;
+            // an error exit here would make mpirun end the whole job, driver included.
+            if let Err(e) = distribute::worker::serve(&mut link, live.stop) {
+                (live.note)(&format!("distribute: this worker stopped: {e}"));
+            }
             Ok(Outcome {
                 text: String::new(),
                 json: String::new(),

@@ -18,9 +18,14 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// Table entries a worker sends after one job, at most: the stream of shared entries is
-/// bounded, so that a worker that finds many never floods the driver or the others.
+/// Table entries a worker sends at a time, at most, while a job runs (every
+/// [`HARD_EVERY`]) and after it: the stream of shared entries is bounded (about 10,000
+/// entries, some 500 kB, a second a worker), so that a worker that finds many never floods
+/// the driver or the others.
 pub const HARD_PER_JOB: usize = 512;
+
+/// How often a running job's large-subtree entries go out.
+pub const HARD_EVERY: Duration = Duration::from_millis(50);
 
 /// How a worker hears from and answers its driver.
 pub trait Link {
@@ -172,7 +177,17 @@ impl GameVisitor for Serve<'_> {
             let cancel = AtomicBool::new(false);
             let answer = std::thread::scope(|s| {
                 let search = s.spawn(|| engine.run(&job.paths, job.at, job.budget, &cancel));
+                let mut shared = Instant::now();
                 while !search.is_finished() {
+                    // Large subtrees as they are found, not only when the job ends: the
+                    // others' jobs in the same region gain while this one still runs.
+                    if shared.elapsed() >= HARD_EVERY {
+                        shared = Instant::now();
+                        let hard = engine.hard(HARD_PER_JOB);
+                        if !hard.is_empty() {
+                            link.send(&FromWorker::Hard { entries: hard })?;
+                        }
+                    }
                     if self.stop.load(Relaxed) {
                         cancel.store(true, Relaxed);
                         stopping = true;
@@ -311,7 +326,7 @@ impl<'a, G: Describe> Engine<'a, G> {
         let tt = TranspositionTable::try_new(run.table_mib)?;
         let keep = game
             .table_identity()
-            .map(|_| Keep::collecting(run.hard_nodes, 4 * HARD_PER_JOB));
+            .map(|_| Keep::collecting(run.hard_nodes, 16 * HARD_PER_JOB));
         Ok(Engine {
             game,
             run,

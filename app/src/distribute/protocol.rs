@@ -12,6 +12,9 @@ pub const MAX_LINE: usize = 16 << 20;
 /// From the driver to a worker.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+// `Setup` (the run's spec) is the large one, sent once a worker: the others are made and
+// dropped as they go, never stored by the thousand.
+#[allow(clippy::large_enum_variant)]
 pub enum ToWorker {
     /// The run: the first message, once. The worker sets the game up from it and makes its
     /// table, which it keeps until `stop`.

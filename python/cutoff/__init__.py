@@ -1,4 +1,5 @@
-"""cutoff from Python: solve and analyse game positions, search games written in Python, CFR.
+"""cutoff from Python: solve and analyse game positions, search games written in Python, CFR,
+prove a position on many workers.
 
 The engine runs in Rust, without the GIL; Ctrl-C stops a running search and raises
 :class:`Interrupted`, which carries what the search had proved. The guide is
@@ -14,6 +15,8 @@ an unknown one or one of the wrong type is a ``TypeError``; a value out of range
 :class:`Error` naming the keyword. Results are typed (:class:`SolveResult`,
 :class:`AnalyseResult`, :class:`CfrResult`, ...): attributes, ``to_dict()`` (the command's
 ``--json``) and ``str()`` (its text report). :class:`Solver` keeps its table across calls.
+:func:`distribute` proves a position on worker processes (``python -m cutoff.worker``) or on
+a simulated cluster, resumably from a folder.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from ._cutoff import (
     AnalyseResult,
     CfrResult,
     ChanceResult,
+    DistributeResult,
     Error,
     InfosetStrategy,
     MoveScore,
@@ -34,6 +38,7 @@ from ._cutoff import (
     TableFileReport,
     analyse,
     cfr,
+    distribute,
     search,
     solve,
 )
@@ -45,6 +50,7 @@ __all__ = [
     "analyse",
     "cfr",
     "search",
+    "distribute",
     "Solver",
     "SolveResult",
     "ChanceResult",
@@ -54,6 +60,7 @@ __all__ = [
     "CfrResult",
     "InfosetStrategy",
     "SearchResult",
+    "DistributeResult",
     "__version__",
 ]
 

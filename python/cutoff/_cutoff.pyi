@@ -21,6 +21,8 @@ __all__ = [
     "CfrResult",
     "InfosetStrategy",
     "SearchResult",
+    "distribute",
+    "DistributeResult",
     "Error",
     "__version__",
 ]
@@ -272,6 +274,73 @@ class SearchResult:
     def to_dict(self) -> Dict[str, Any]:
         """The fields as a dict."""
 
+@final
+class DistributeResult:
+    """The report of distribute: the command's --json fields."""
+
+    @property
+    def game(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def explained(self) -> str: ...
+    @property
+    def best_move(self) -> Optional[str]: ...
+    @property
+    def pv(self) -> List[str]: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def guess_nodes(self) -> int: ...
+    @property
+    def cancelled_nodes(self) -> int: ...
+    @property
+    def jobs(self) -> int: ...
+    @property
+    def cancelled(self) -> int: ...
+    @property
+    def splits(self) -> int: ...
+    @property
+    def resent(self) -> int: ...
+    @property
+    def moved(self) -> int: ...
+    @property
+    def speculative(self) -> int: ...
+    @property
+    def lost(self) -> int: ...
+    @property
+    def resumed(self) -> int: ...
+    @property
+    def shared_entries(self) -> int: ...
+    @property
+    def tests(self) -> int: ...
+    @property
+    def frontier(self) -> int: ...
+    @property
+    def tested(self) -> int: ...
+    @property
+    def solved(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def wall_seconds(self) -> float: ...
+    @property
+    def driver_seconds(self) -> float: ...
+    @property
+    def longest_job_seconds(self) -> float: ...
+    @property
+    def time_ms(self) -> float: ...
+    @property
+    def simulated_seconds(self) -> Optional[float]: ...
+    @property
+    def workers(self) -> int: ...
+    @property
+    def backend(self) -> str: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The report as the command's --json prints it."""
+
 def solve(
     game: Any,
     position: Any = None,
@@ -357,6 +426,32 @@ def search(
     progress_every: float = 1.0,
 ) -> SearchResult:
     """Searches a game written in Python with the engine."""
+
+def distribute(
+    game: str,
+    position: _Position = None,
+    *,
+    dir: Union[str, os.PathLike[str]],
+    workers: Optional[int] = None,
+    depth: int = ...,
+    backend: str = "local",
+    guess_nodes: int = ...,
+    tt_mb: int = ...,
+    hard_nodes: int = ...,
+    split_percent: int = ...,
+    book: Optional[str] = None,
+    job_nodes: Optional[int] = None,
+    speculate: bool = True,
+    latency_ms: float = 1.0,
+    board: Optional[str] = None,
+    connect: Optional[int] = None,
+    root: str = "max",
+) -> DistributeResult:
+    """Proves a position on many workers, as `cutoff distribute GAME [POSITION] --dir DIR
+    --json` (depth=3, guess_nodes=4096, tt_mb=16, hard_nodes=100000, split_percent=0)."""
+
+def _distribute_worker() -> None:
+    """Serves one driver of distribute's local backend over stdin and stdout."""
 
 @final
 class Solver:

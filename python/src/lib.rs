@@ -6,7 +6,9 @@
 //!   by PyO3 (its name and type: python/src/args.rs) and by the application (its range), with
 //!   typed results read back from the command's JSON report (python/src/results.rs);
 //! - `search` (python/src/game.rs): the engine's two-player searches on a game written in
-//!   Python.
+//!   Python;
+//! - `distribute` (python/src/distribute.rs): the command's proof on many workers, and the
+//!   worker its local backend starts (`python -m cutoff.worker`).
 //!
 //! Every search runs on a thread of its own while the calling thread waits without the GIL
 //! (`supervise`): other Python threads go on, Ctrl-C (KeyboardInterrupt) raises the
@@ -16,10 +18,12 @@
 
 mod args;
 mod commands;
+mod distribute;
 mod game;
 mod results;
 
 use cutoff::solver::Snapshot;
+use cutoff_app::distribute::DistributeError;
 use cutoff_app::progress::{Display, Shows};
 use cutoff_app::{AppError, CfrEvent, Control, Outcome, Spelling};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
@@ -218,6 +222,38 @@ pub(crate) fn run_command(
     if let Some(e) = failure.take() {
         return Err(e);
     }
+    settle(py, out, signal, typed)
+}
+
+/// Runs a command's `work` that needs a control for the life of the process (`distribute`:
+/// its round backends hand the stop flag to threads of their own) under [`supervise`],
+/// without progress, and turns its outcome into a result as [`run_command`] does. The stop
+/// flag of each call is leaked: one byte.
+pub(crate) fn run_static(
+    py: Python<'_>,
+    work: impl FnOnce(Control<'static>) -> Result<Outcome, AppError> + Send,
+    typed: impl FnOnce(Python<'_>, &Outcome) -> PyResult<Py<PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+    let control = Control {
+        stop,
+        display: Display::Off,
+        cfr: None,
+        note: None,
+    };
+    let (out, signal) = supervise(py, stop, || work(control));
+    settle(py, out, signal, typed)
+}
+
+/// A supervised command's result: the report `typed` makes of its outcome, or
+/// [`interrupted`] carrying the report of what was done when Ctrl-C (`signal`) stopped the
+/// work, or the error.
+fn settle(
+    py: Python<'_>,
+    out: Result<Outcome, AppError>,
+    signal: Option<PyErr>,
+    typed: impl FnOnce(Python<'_>, &Outcome) -> PyResult<Py<PyAny>>,
+) -> PyResult<Py<PyAny>> {
     match (out, signal) {
         (Ok(o), None) => match o.after {
             // Stopped by nothing this call raised: the report stands, with its message.
@@ -231,7 +267,13 @@ pub(crate) fn run_command(
                 .map_or_else(|| "interrupted".to_string(), |e| e.message(Spelling::Field));
             Err(interrupted(py, msg, Some(result)))
         }
-        (Err(e), Some(_)) if matches!(e, AppError::Interrupted { .. }) => {
+        (Err(e), Some(_))
+            if matches!(
+                e,
+                AppError::Interrupted { .. }
+                    | AppError::Distribute(DistributeError::Interrupted { .. })
+            ) =>
+        {
             Err(interrupted(py, e.message(Spelling::Field), None))
         }
         (Err(_), Some(signal)) => Err(signal),
@@ -246,6 +288,13 @@ fn _cutoff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(commands::analyse, m)?)?;
     m.add_function(wrap_pyfunction!(commands::cfr, m)?)?;
     m.add_function(wrap_pyfunction!(game::search, m)?)?;
+    m.add_function(wrap_pyfunction!(distribute::distribute, m)?)?;
+    // Private, for python/cutoff/worker.py alone: set without a place in `__all__`, where
+    // `add_function` would put it.
+    m.setattr(
+        "_distribute_worker",
+        wrap_pyfunction!(distribute::_distribute_worker, m)?,
+    )?;
     m.add_class::<commands::Solver>()?;
     m.add_class::<results::SolveResult>()?;
     m.add_class::<results::TableFileReport>()?;
@@ -255,6 +304,7 @@ fn _cutoff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<results::CfrResult>()?;
     m.add_class::<results::InfosetStrategy>()?;
     m.add_class::<results::SearchResult>()?;
+    m.add_class::<results::DistributeResult>()?;
     m.add("Error", m.py().get_type::<Error>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -352,6 +352,80 @@ report_methods!(
     }
 );
 
+/// The report of `distribute`: the command's `--json` fields (`cutoff solve`'s value, best
+/// move and pv, then the run's figures).
+#[pyclass(module = "cutoff", frozen)]
+#[derive(Clone, Deserialize)]
+pub(crate) struct DistributeResult {
+    #[pyo3(get)]
+    game: String,
+    #[pyo3(get)]
+    value: i32,
+    #[pyo3(get)]
+    explained: String,
+    #[pyo3(get)]
+    best_move: Option<String>,
+    #[pyo3(get)]
+    pv: Vec<String>,
+    #[pyo3(get)]
+    depth: usize,
+    #[pyo3(get)]
+    nodes: u64,
+    #[pyo3(get)]
+    guess_nodes: u64,
+    #[pyo3(get)]
+    cancelled_nodes: u64,
+    #[pyo3(get)]
+    jobs: usize,
+    #[pyo3(get)]
+    cancelled: usize,
+    #[pyo3(get)]
+    splits: usize,
+    #[pyo3(get)]
+    resent: usize,
+    #[pyo3(get)]
+    moved: usize,
+    #[pyo3(get)]
+    speculative: usize,
+    #[pyo3(get)]
+    lost: usize,
+    #[pyo3(get)]
+    resumed: usize,
+    #[pyo3(get)]
+    shared_entries: u64,
+    #[pyo3(get)]
+    tests: usize,
+    #[pyo3(get)]
+    frontier: usize,
+    #[pyo3(get)]
+    tested: usize,
+    #[pyo3(get)]
+    solved: usize,
+    #[pyo3(get)]
+    seconds: f64,
+    #[pyo3(get)]
+    wall_seconds: f64,
+    #[pyo3(get)]
+    driver_seconds: f64,
+    #[pyo3(get)]
+    longest_job_seconds: f64,
+    #[pyo3(get)]
+    time_ms: f64,
+    #[pyo3(get)]
+    #[serde(default)]
+    simulated_seconds: Option<f64>,
+    #[pyo3(get)]
+    workers: usize,
+    #[pyo3(get)]
+    backend: String,
+    #[serde(skip)]
+    json: String,
+    #[serde(skip)]
+    text: String,
+}
+
+report_methods!(DistributeResult, ["game", "value", "best_move", "nodes"]);
+
 /// `solve`'s report, typed for its model: [`ChanceResult`] if `multi`, else [`SolveResult`].
 pub(crate) fn solve_result(
     py: Python<'_>,
@@ -374,6 +448,15 @@ pub(crate) fn solve_result(
 /// `analyse`'s report.
 pub(crate) fn analyse_result(py: Python<'_>, json: &str, text: &str) -> PyResult<Py<PyAny>> {
     let mut r: AnalyseResult = serde_json::from_str(json).map_err(|e| unreadable("analyse", e))?;
+    r.json = json.to_string();
+    r.text = text.to_string();
+    Ok(Py::new(py, r)?.into_any())
+}
+
+/// `distribute`'s report.
+pub(crate) fn distribute_result(py: Python<'_>, json: &str, text: &str) -> PyResult<Py<PyAny>> {
+    let mut r: DistributeResult =
+        serde_json::from_str(json).map_err(|e| unreadable("distribute", e))?;
     r.json = json.to_string();
     r.text = text.to_string();
     Ok(Py::new(py, r)?.into_any())

@@ -88,6 +88,25 @@ pub fn run(args: &Options, control: Control<'static>) -> Result<Outcome, AppErro
             "\u{1}workers\u{2} must be between 1 and 4096, got {workers}"
         )));
     }
+    // The command's parser refuses these itself; a front end without it (Python) is
+    // checked here, as the command is (a node budget of 0 would double to 0 for ever).
+    for (field, nodes) in [
+        ("guess_nodes", Some(args.guess_nodes)),
+        ("hard_nodes", Some(args.hard_nodes)),
+        ("job_nodes", args.job_nodes),
+    ] {
+        if nodes == Some(0) {
+            return Err(AppError::invalid(format!(
+                "\u{1}{field}\u{2} must be at least 1, got 0"
+            )));
+        }
+    }
+    if args.split_percent > 100 {
+        return Err(AppError::invalid(format!(
+            "\u{1}split_percent\u{2} must be between 0 and 100, got {}",
+            args.split_percent
+        )));
+    }
     let (game, sha) = shard::open_game(&args.game)?;
     let mut spec = GameSpec::of(&args.game);
     spec.position_sha256 = sha;

@@ -135,6 +135,15 @@ pub enum DistributeError {
     #[cfg(feature = "mpi")]
     #[error("{0}")]
     Mpi(String),
+    /// A live run stopped by Ctrl-C or SIGTERM; the folder keeps every answer.
+    #[error("interrupted; run the same command again to resume (the folder keeps every answer)")]
+    Stopped,
+    /// Every worker of a live run was lost and none could be started again.
+    #[error("no worker left to run the proof's jobs: every worker failed; their logs: {logs}")]
+    NoWorkers {
+        /// The workers' log folder.
+        logs: String,
+    },
     /// The engine refused the settings.
     #[error(transparent)]
     Solve(#[from] cutoff::solver::SolveError),

@@ -271,7 +271,9 @@ fn settle(
             if matches!(
                 e,
                 AppError::Interrupted { .. }
-                    | AppError::Distribute(DistributeError::Interrupted { .. })
+                    | AppError::Distribute(
+                        DistributeError::Interrupted { .. } | DistributeError::Stopped
+                    )
             ) =>
         {
             Err(interrupted(py, e.message(Spelling::Field), None))

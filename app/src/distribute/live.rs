@@ -71,6 +71,11 @@ pub trait Transport {
     fn restart(&mut self, _worker: usize) -> Result<bool, DistributeError> {
         Ok(false)
     }
+    /// Seconds the transport itself spent searching (the simulator runs its virtual
+    /// workers' jobs inside [`Transport::send`]): not the driver's own time.
+    fn search_seconds(&self) -> f64 {
+        0.0
+    }
     /// Tells every worker to stop and waits (briefly) for them.
     fn finish(&mut self) -> Result<(), DistributeError>;
     /// The transport's name, for the report.
@@ -253,7 +258,7 @@ pub fn drive<G: Describe, T: Transport>(
         .count();
     s.seconds = transport.now();
     s.wall_seconds = wall.elapsed().as_secs_f64();
-    s.driver_seconds = d.busy.as_secs_f64();
+    s.driver_seconds = (d.busy.as_secs_f64() - transport.search_seconds()).max(0.0);
     write_json(&dir.join("summary.json"), &d.summary)?;
     Ok(d.summary)
 }
@@ -397,7 +402,7 @@ impl<G: Describe> Live<'_, G> {
         loop {
             let t = Instant::now();
             if self.settings.stop.load(Relaxed) {
-                return Err(DistributeError::Interrupted { round: 0 });
+                return Err(DistributeError::Stopped);
             }
             let (wanted, spare) = match self.prover.step() {
                 Step::Done { value, best_move } => return Ok((value, best_move)),
@@ -420,9 +425,10 @@ impl<G: Describe> Live<'_, G> {
             self.cancel_useless(transport, &spare)?;
             self.assign(transport, wanted, spare)?;
             if self.running.iter().all(Option::is_none) {
-                return Err(DistributeError::Protocol {
-                    from: "the driver".into(),
-                    what: "no worker left to run the proof's jobs".into(),
+                return Err(DistributeError::NoWorkers {
+                    logs: crate::message::shown_path(
+                        &self.settings.dir.join("logs").to_string_lossy(),
+                    ),
                 });
             }
             self.busy += t.elapsed();

@@ -54,6 +54,8 @@ pub struct Simulate<'a, G: Describe> {
     seq: u64,
     never: AtomicBool,
     digest: String,
+    /// Wall seconds spent running the virtual workers' jobs.
+    searching: f64,
 }
 
 impl<'a, G: Describe> Simulate<'a, G> {
@@ -71,6 +73,7 @@ impl<'a, G: Describe> Simulate<'a, G> {
             seq: 0,
             never: AtomicBool::new(false),
             digest: String::new(),
+            searching: 0.0,
         }
     }
 
@@ -119,7 +122,9 @@ impl<G: Describe> Transport for Simulate<'_, G> {
                 for (_, entries) in &now {
                     engine.share(entries);
                 }
+                let t = std::time::Instant::now();
                 let ended = engine.run(paths, *at, *budget, &self.never)?;
+                self.searching += t.elapsed().as_secs_f64();
                 let hard = engine.hard(HARD_PER_JOB);
                 let (seconds, nodes) = match &ended {
                     Ended::Answered { seconds, nodes, .. }
@@ -193,6 +198,10 @@ impl<G: Describe> Transport for Simulate<'_, G> {
 
     fn now(&self) -> f64 {
         self.clock
+    }
+
+    fn search_seconds(&self) -> f64 {
+        self.searching
     }
 
     fn finish(&mut self) -> Result<(), DistributeError> {

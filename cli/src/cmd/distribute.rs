@@ -49,7 +49,7 @@ pub struct Args {
     pub quiet: bool,
     /// The latency of each message between driver and worker, in milliseconds
     /// (`--backend simulate`; 1 is an MPI network, 1000 a batch system's).
-    #[arg(long, default_value_t = 1.0, value_name = "MS")]
+    #[arg(long, default_value_t = 1.0, value_name = "MS", value_parser = latency)]
     pub latency: f64,
     /// The first node budget of each test: a test that runs out returns, and the driver
     /// opens its position a ply deeper where a worker would sit idle, else sends it again
@@ -76,7 +76,7 @@ impl Args {
             split_percent: self.split_percent,
             book: self.book.clone(),
             quiet: self.quiet,
-            latency: std::time::Duration::from_secs_f64(self.latency.clamp(0.0, 3.6e6) / 1e3),
+            latency: std::time::Duration::from_secs_f64(self.latency / 1e3),
             job_nodes: self.job_nodes,
             speculate: !self.no_speculate,
             worker: std::env::current_exe()
@@ -131,4 +131,14 @@ pub fn run_task(args: &TaskArgs) -> super::CliResult {
         &args.options(),
         super::control(true, None),
     )?)
+}
+
+/// A latency in milliseconds: a finite number from 0 to an hour.
+fn latency(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(ms) if ms.is_finite() && (0.0..=3.6e6).contains(&ms) => Ok(ms),
+        _ => Err(format!(
+            "expected milliseconds from 0 to 3600000, got {text:?}"
+        )),
+    }
 }

@@ -439,7 +439,7 @@ fn distributed_agrees(name: &str, game: &[&str], d: &Json) {
     args.extend(["--json", "-q", "--threads", "1"]);
     let direct = json(&ok(&args));
     assert_eq!(d["value"], direct["value"], "{name}");
-    for field in ["nodes", "rounds", "jobs", "cancelled"] {
+    for field in ["nodes", "jobs", "cancelled"] {
         assert!(d[field].is_u64(), "{name}: {field} in {d}");
     }
     let best = d["best_move"].as_str().expect("a best move");
@@ -461,13 +461,105 @@ fn distribute_gets_the_solved_value_on_every_game() {
         ("ttt", &["tictactoe"], "3"),
         ("matchsticks", &["matchsticks", "21"], "2"),
     ];
+    // Long-lived workers, the simulated cluster (small budgets, so that tests run out and
+    // are split or sent again), and the rounds.
+    let backends: [&[&str]; 4] = [
+        &["--backend", "local", "--workers", "2"],
+        &[
+            "--backend",
+            "simulate",
+            "--workers",
+            "16",
+            "--job-nodes",
+            "2000",
+        ],
+        &[
+            "--backend",
+            "local",
+            "--workers",
+            "3",
+            "--job-nodes",
+            "1000",
+            "--no-speculate",
+        ],
+        &["--backend", "local-rounds", "--workers", "2"],
+    ];
     for (name, game, depth) in cases {
-        let dir = scratch(&format!("dist-{name}"));
-        let d = distribute(&dir, game, &["--depth", depth, "--workers", "2"]);
-        distributed_agrees(name, game, &d);
-        assert!(d["jobs"].as_u64().unwrap() > 0, "{name}");
-        let _ = std::fs::remove_dir_all(&dir);
+        for backend in backends {
+            let dir = scratch(&format!("dist-{name}"));
+            let mut args = vec!["--depth", depth];
+            args.extend(backend);
+            let d = distribute(&dir, game, &args);
+            distributed_agrees(&format!("{name} {backend:?}"), game, &d);
+            assert!(d["jobs"].as_u64().unwrap() > 0, "{name}");
+            let _ = std::fs::remove_dir_all(&dir);
+        }
     }
+}
+
+#[test]
+fn a_live_run_resumes_from_its_answers_and_skips_what_is_not_its_own() {
+    let game = ["connect4", "44444432"];
+    let dir = scratch("dist-live-resume");
+    let first = distribute(&dir, &game, &["--depth", "2", "--workers", "2"]);
+    let answers = dir.join("answers.jsonl");
+    let text = std::fs::read_to_string(&answers).unwrap();
+    let lines = text.lines().count();
+    assert!(lines > 0 && lines as u64 >= first["jobs"].as_u64().unwrap());
+    // Run again: every answer is read back, the value holds, and little is searched.
+    let again = distribute(&dir, &game, &["--depth", "2", "--workers", "2"]);
+    assert_eq!(again["value"], first["value"]);
+    assert_eq!(again["resumed"].as_u64().unwrap() as usize, lines);
+    assert!(again["nodes"].as_u64().unwrap() < first["nodes"].as_u64().unwrap());
+    // A torn last line (a driver killed mid-write) and a line of another run are skipped
+    // with a note; the rest are taken.
+    let mut damaged = text.replacen("\"digest\":\"", "\"digest\":\"0", 1);
+    damaged.push_str("{\"digest\":");
+    std::fs::write(&answers, damaged).unwrap();
+    let out = cutoff(
+        &[
+            "distribute",
+            "connect4",
+            "44444432",
+            "--depth",
+            "2",
+            "--workers",
+            "2",
+            "--dir",
+            s(&dir),
+            "--json",
+        ],
+        &[],
+    );
+    assert!(out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("2 line(s)") && err.contains("skipped"),
+        "{err}"
+    );
+    let d = json(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(d["value"], first["value"]);
+    // Simulated latencies that are not numbers are refused, naming the option.
+    for bad in ["NaN", "-1", "inf"] {
+        let bad = format!("--latency={bad}");
+        let out = cutoff(
+            &[
+                "distribute",
+                "connect4",
+                "44",
+                "--dir",
+                s(&dir),
+                "--backend",
+                "simulate",
+                "--latency",
+                bad,
+            ],
+            &[],
+        );
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && e.contains("--latency"), "{e}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `distribute connect4 44444432` run again on `dir`, which must succeed: its standard error
@@ -484,6 +576,8 @@ fn rerun(dir: &Path) -> (String, Json) {
             s(dir),
             "--json",
             "-q",
+            "--backend",
+            "local-rounds",
         ],
         &[],
     );
@@ -496,9 +590,17 @@ fn rerun(dir: &Path) -> (String, Json) {
 fn distribute_resumes_and_refuses_what_is_not_its_own() {
     let game = ["connect4", "44444432"];
     let dir = scratch("dist-resume");
-    let first = distribute(&dir, &game, &["--depth", "2", "--workers", "2"]);
+    let rounds = [
+        "--depth",
+        "2",
+        "--workers",
+        "2",
+        "--backend",
+        "local-rounds",
+    ];
+    let first = distribute(&dir, &game, &rounds);
     // Everything is in the folder: a second run reuses every result and runs nothing.
-    let again = distribute(&dir, &game, &["--depth", "2", "--workers", "2"]);
+    let again = distribute(&dir, &game, &rounds);
     assert_eq!(again["value"], first["value"]);
     assert_eq!(again["nodes"], first["nodes"]);
     assert_eq!(again["jobs"], first["jobs"]);
@@ -667,26 +769,20 @@ fn killed_workers_and_a_killed_driver_lose_only_the_running_work() {
     let d = json(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(d["value"], direct["value"], "killed workers");
     assert!(killed > 0);
-    assert!(d["retried"].as_u64().unwrap() > 0, "{d}");
+    assert!(d["lost"].as_u64().unwrap() > 0, "{d}");
     let _ = std::fs::remove_dir_all(&dir);
 
-    // The driver killed mid-round: started again, it keeps every finished result.
+    // The driver killed mid-run: started again, it keeps every answer it had.
     let dir = scratch("dist-kill-driver");
     let mut driver = Command::new(env!("CARGO_BIN_EXE_cutoff"))
         .args(args(&dir))
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
-    let results = dir.join("results");
+    let answers = dir.join("answers.jsonl");
     let count = || {
-        std::fs::read_dir(&results).map_or(0, |d| {
-            d.flatten()
-                .filter(|e| {
-                    let n = e.file_name().to_string_lossy().into_owned();
-                    n.ends_with(".json") && !n.starts_with('.') && !n.contains("stopped")
-                })
-                .count()
-        })
+        std::fs::read_to_string(&answers)
+            .map_or(0, |t| t.lines().filter(|l| l.ends_with('}')).count())
     };
     while count() < 4 && driver.try_wait().unwrap().is_none() {
         std::thread::sleep(std::time::Duration::from_millis(2));

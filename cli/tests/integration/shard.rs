@@ -551,8 +551,7 @@ fn a_live_run_resumes_from_its_answers_and_skips_what_is_not_its_own() {
                 s(&dir),
                 "--backend",
                 "simulate",
-                "--latency",
-                bad,
+                &bad,
             ],
             &[],
         );

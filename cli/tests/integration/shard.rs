@@ -835,3 +835,63 @@ fn distribute_takes_its_guesses_from_a_book() {
     assert!(e.contains("(--book)"), "{e}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The live driver against the direct solve on many random 5x4 positions, with budgets
+/// small enough that tests run out, are opened a ply deeper or sent again, and with
+/// simulated clusters of several sizes.
+#[test]
+fn live_runs_agree_with_the_direct_solve_on_random_positions() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state % n
+    };
+    let mut checked = 0;
+    for case in 0..40 {
+        let stones = 2 + next(7);
+        let mut heights = [0u8; 5];
+        let mut moves = String::new();
+        for _ in 0..stones {
+            let c = next(5) as usize;
+            if heights[c] < 4 {
+                heights[c] += 1;
+                moves.push(char::from(b'1' + c as u8));
+            }
+        }
+        let game = ["connect4", moves.as_str(), "--board", "5x4"];
+        let mut a = vec!["solve"];
+        a.extend(game);
+        a.extend(["--json", "-q", "--threads", "1"]);
+        let out = cutoff(&a, &[]);
+        // A position already won is no question for distribute.
+        if !out.status.success() {
+            continue;
+        }
+        let direct = json(&String::from_utf8_lossy(&out.stdout));
+        let workers = ["1", "4", "32"][case % 3];
+        let budget = ["300", "3000", "100000"][case % 3 / 2 + (case % 2)];
+        let dir = scratch(&format!("dist-random-{case}"));
+        let d = distribute(
+            &dir,
+            &game,
+            &[
+                "--depth",
+                "2",
+                "--backend",
+                "simulate",
+                "--workers",
+                workers,
+                "--job-nodes",
+                budget,
+                "--guess-nodes",
+                "64",
+            ],
+        );
+        assert_eq!(d["value"], direct["value"], "{moves} on {workers} workers");
+        checked += 1;
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    assert!(checked >= 20, "{checked} positions checked");
+}

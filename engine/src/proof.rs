@@ -311,6 +311,45 @@ impl<G: Game> Plan<G> {
         }
     }
 
+    /// Every job of every proof at node `n` of "at least `w`" (`want`) or below it, each
+    /// ranked by `rank` plus the choices it departs from: at a node where one child is to
+    /// be shown below the negated threshold, the k-th child by guess adds k.
+    fn wide(
+        &self,
+        iv: &[(Value, Value, Value)],
+        n: usize,
+        w: Value,
+        want: bool,
+        rank: usize,
+        out: &mut Vec<(usize, Job)>,
+    ) {
+        let (lo, hi, _) = iv[n];
+        if lo >= w || hi < w || out.len() >= MAX_NODES {
+            return;
+        }
+        match self.nodes[n] {
+            Node::Leaf(leaf) => match self.leaves[leaf].opened {
+                None => out.push((rank, Job { leaf, at: w })),
+                Some(o) => self.wide(iv, o, w, want, rank, out),
+            },
+            Node::Inner { first, len } => {
+                let mut kids: Vec<usize> = self
+                    .children(first, len)
+                    .iter()
+                    .map(|&(c, _)| c)
+                    .filter(|&c| !want || iv[c].0 < -w + 1)
+                    .collect();
+                if want {
+                    kids.sort_by_key(|&c| (iv[c].2, iv[c].1));
+                }
+                for (k, c) in kids.into_iter().enumerate() {
+                    let extra = if want { k } else { 0 };
+                    self.wide(iv, c, -w + 1, !want, rank + extra, out);
+                }
+            }
+        }
+    }
+
     /// The jobs that would settle "the root reaches `w`" next, under the current guesses,
     /// with the hypothesis `hope` at the root (the root's guess where `None`).
     fn proof(&self, w: Value, hope: Option<bool>) -> Vec<Job> {
@@ -571,20 +610,28 @@ impl<G: Game> Prover<G> {
             .is_some_and(|w| self.plan.proof(w, self.hope()).contains(job))
     }
 
-    /// The jobs a test would need under the other hypothesis at the root: the brothers the
-    /// proof under way may need next, worth running where workers would otherwise sit idle.
-    /// Empty when no test is under way.
-    pub fn speculative(&self) -> Vec<Job> {
+    /// Jobs the test under way may need next, best first: those of the proofs that would
+    /// follow if a guess were refuted, the other hypothesis at the root and every brother
+    /// at a node where one child is to be shown below the threshold, ranked by how many
+    /// such choices they depart from (then by the guesses' order). Worth running where
+    /// workers would otherwise sit idle. At most `max`; empty when no test is under way.
+    pub fn speculative(&self, max: usize) -> Vec<Job> {
         let Some(w) = self.current else {
             return Vec::new();
         };
         let iv = self.plan.back_up();
         let want = self.hope().unwrap_or(iv[0].2 >= w);
-        let mut jobs = Vec::new();
-        self.plan.needed(&iv, 0, w, !want, &mut jobs);
-        jobs.sort_unstable_by_key(|j| (j.leaf, j.at));
-        jobs.dedup();
-        jobs
+        let mut ranked = Vec::new();
+        self.plan.wide(&iv, 0, w, want, 0, &mut ranked);
+        self.plan.wide(&iv, 0, w, !want, 1, &mut ranked);
+        ranked.sort_by_key(|&(rank, _)| rank);
+        let mut seen = std::collections::HashSet::new();
+        ranked
+            .into_iter()
+            .map(|(_, j)| j)
+            .filter(|j| seen.insert(*j))
+            .take(max)
+            .collect()
     }
 
     /// Whether frontier position `leaf` has been opened by [`Prover::split`].

@@ -415,7 +415,7 @@ impl<G: Describe> Live<'_, G> {
                 }
                 Step::Test { jobs, .. } => {
                     let spare = if self.settings.speculate {
-                        self.prover.speculative()
+                        self.prover.speculative(4 * self.running.len())
                     } else {
                         Vec::new()
                     };
@@ -602,7 +602,6 @@ impl<G: Describe> Live<'_, G> {
             .map(Work::Test)
             .filter(|w| !busy_leaf(w) && !waiting.contains(w))
             .collect();
-        spare.sort_by_key(|w| std::cmp::Reverse(self.cost(w)));
         let mut idle = self.idle();
         // Each idle worker takes the costliest waiting job of its own.
         for &w in &idle.clone() {

@@ -448,7 +448,7 @@ def distribute(
     root: str = "max",
 ) -> DistributeResult:
     """Proves a position on many workers, as `cutoff distribute GAME [POSITION] --dir DIR
-    --json` (depth=3, guess_nodes=4096, tt_mb=16, hard_nodes=100000, split_percent=0)."""
+    --json` (depth=2, guess_nodes=4096, tt_mb=16, hard_nodes=100000, split_percent=0)."""
 
 def _distribute_worker() -> None:
     """Serves one driver of distribute's local backend over stdin and stdout."""

@@ -100,7 +100,7 @@ fn check_working_directory(py: Python<'_>) -> PyResult<()> {
 /// Proves a position's exact value on many workers by hypothesis, as `cutoff distribute GAME
 /// [POSITION] --dir DIR --json`, and returns its report, a `DistributeResult`.
 ///
-/// The driver guesses the value of every position `depth=3` plies from `position` (None:
+/// The driver guesses the value of every position `depth=2` plies from `position` (None:
 /// the start; as `solve`'s), then sends the tests that prove or refute the guesses to the
 /// workers as they free up. Every answer is kept in `dir`: a call stopped (Ctrl-C) and
 /// made again with the same arguments resumes from it (`resumed` counts what it read).
@@ -124,7 +124,7 @@ fn check_working_directory(py: Python<'_>) -> PyResult<()> {
 /// None): `dir` keeps every answer proved.
 #[pyfunction]
 #[pyo3(signature = (
-    game, position=None, *, dir, workers=None, depth=Int(3), backend="local",
+    game, position=None, *, dir, workers=None, depth=Int(2), backend="local",
     guess_nodes=Int(4096), tt_mb=Int(16), hard_nodes=Int(100_000), split_percent=Int(0),
     book=None, job_nodes=None, speculate=true, latency_ms=1.0, board=None, connect=None,
     root="max"

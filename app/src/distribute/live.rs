@@ -38,6 +38,10 @@ pub const MIN_JOB_NODES: u64 = 1 << 18;
 /// `53476` on two workers: 11.0 M nodes without a split, 21.9 M with one).
 const SPLIT_IDLE: usize = 3;
 
+/// Workers that would otherwise sit idle before a test out of budget whose position is
+/// expected to pass it is opened a ply deeper.
+const SPLIT_IDLE_PASS: usize = 8;
+
 /// Guessing searches in one job, at most.
 const GUESSES_PER_JOB: usize = 64;
 
@@ -415,7 +419,7 @@ impl<G: Describe> Live<'_, G> {
                 }
                 Step::Test { jobs, .. } => {
                     let spare = if self.settings.speculate {
-                        self.prover.speculative(4 * self.running.len())
+                        self.prover.speculative(self.running.len())
                     } else {
                         Vec::new()
                     };
@@ -863,7 +867,10 @@ impl<G: Describe> Live<'_, G> {
         let waiting = self.waiting_needed();
         let expect_fail = self.prover.known(job.leaf).2 < job.at;
         let before = self.prover.frontier();
-        if idle >= waiting + SPLIT_IDLE && expect_fail && self.prover.split(self.game, job.leaf)? {
+        // Where many workers would idle, a position expected to pass is worth opening too:
+        // its children's brothers run as spare work beside the one the proof picks.
+        let worth = expect_fail || idle >= waiting + SPLIT_IDLE_PASS;
+        if idle >= waiting + SPLIT_IDLE && worth && self.prover.split(self.game, job.leaf)? {
             self.summary.splits += 1;
             for l in before..self.prover.frontier() {
                 let k = self.key(l);

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// The game, the position to solve (its `--depth K`: plies from the position to the
-    /// frontier, default 3) and the tree games' options.
+    /// frontier, default 2) and the tree games' options.
     #[command(flatten)]
     pub game: GameArgs,
     /// The run folder: every file of the run, written atomically; a run stopped and started

@@ -1,12 +1,16 @@
-//! A distributed solve by hypothesis, driven from a folder (docs/design/distributed.md,
-//! "The driver").
+//! Distributed solves by hypothesis (docs/design/distributed.md).
 //!
-//! The driver keeps a [`cutoff::proof::Prover`] and hands each of its steps (a guessing
-//! round, then rounds of null-window tests) to worker processes as *tasks*: a task is one
-//! or more jobs, each a frontier position given by its moves from the root. A worker runs
-//! `cutoff distribute-task DIR ROUND --index I` ([`run_task`]), which writes its result file
-//! atomically; the driver reads it back, feeds what it proved to the prover, and cancels the
-//! tasks of the round the answer made useless.
+//! The live driver and its parts are the submodules: long-lived workers ([`worker`]) that
+//! keep their tables, one message protocol ([`protocol`]), a driver without rounds
+//! ([`live`]) and its transports ([`local`], `mpi` with the `mpi` feature, [`simulate`]).
+//!
+//! This file is the round driver, for batch systems (`--backend slurm`, `local-rounds`;
+//! "The round driver" in the design page): it keeps a [`cutoff::proof::Prover`] and hands
+//! each of its steps (a guessing round, then rounds of null-window tests) to worker
+//! processes as *tasks*: a task is one or more jobs, each a frontier position given by its
+//! moves from the root. A worker runs `cutoff distribute-task DIR ROUND --index I`
+//! ([`run_task`]), which writes its result file atomically; the driver reads it back, feeds
+//! what it proved to the prover, and cancels the tasks of the round the answer made useless.
 //!
 //! Everything lives in the run folder, each file written whole and renamed into place:
 //!

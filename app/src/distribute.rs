@@ -671,6 +671,54 @@ pub fn drive<G: Describe>(game: &G, settings: &Settings) -> Result<Summary, Dist
     Ok(d.summary)
 }
 
+/// Gives the frontier positions `book` holds its values as their guesses (not as bounds:
+/// the tests prove them); returns the others. Both drivers use it.
+fn guess_from_book<G: Describe>(
+    game: &G,
+    prover: &mut Prover<G>,
+    book: Option<&crate::book::Book>,
+    leaves: Vec<usize>,
+) -> Vec<usize> {
+    let Some(book) = book else {
+        return leaves;
+    };
+    let (lo, hi) = game.value_range();
+    let mut rest = Vec::new();
+    for l in leaves {
+        // A position one ply past the book: its parent's value v bounds it from below (no
+        // move of the parent does better than v), and the best move meets the bound, so -v
+        // is the likeliest value.
+        let guess = book.value(game, &prover.position(l)).or_else(|| {
+            let (_, up) = prover.path(l).split_last()?;
+            let parent = up.iter().fold(game.initial(), |p, &mv| game.play(&p, mv));
+            book.value(game, &parent).map(|v| -v)
+        });
+        match guess {
+            Some(g) => prover.learn(
+                l,
+                Found {
+                    lo,
+                    hi,
+                    guess: Some(g),
+                },
+            ),
+            None => rest.push(l),
+        }
+    }
+    rest
+}
+
+/// The moves from the root to frontier position `leaf`, written in the game's notation.
+fn leaf_path<G: Describe>(game: &G, prover: &Prover<G>, leaf: usize) -> Vec<String> {
+    let mut pos = game.initial();
+    let mut path = Vec::new();
+    for &mv in prover.path(leaf) {
+        path.push(game.format_move(&pos, mv));
+        pos = game.play(&pos, mv);
+    }
+    path
+}
+
 /// The nodes every stopped task of the run recorded.
 fn stopped_nodes(dir: &Path, digest: &str) -> u64 {
     let Ok(entries) = std::fs::read_dir(dir.join("results")) else {
@@ -751,49 +799,19 @@ struct Driver<'a, G: Describe> {
 
 impl<G: Describe> Driver<'_, G> {
     fn job_spec(&self, leaf: usize, at: Option<Value>) -> JobSpec {
-        let mut pos = self.game.initial();
-        let mut path = Vec::new();
-        for &mv in self.prover.path(leaf) {
-            path.push(self.game.format_move(&pos, mv));
-            pos = self.game.play(&pos, mv);
+        JobSpec {
+            path: leaf_path(self.game, &self.prover, leaf),
+            at,
         }
-        JobSpec { path, at }
     }
 
-    /// Gives the positions the book holds its values as their guesses (not as bounds: the
-    /// tests prove them); returns the others.
     fn guess_from_book(&mut self, leaves: Vec<usize>) -> Vec<usize> {
-        let Some(book) = &self.settings.book else {
-            return leaves;
-        };
-        let (lo, hi) = self.game.value_range();
-        let mut rest = Vec::new();
-        for l in leaves {
-            // A position one ply past the book: its parent's value v bounds it from below
-            // (no move of the parent does better than v), and the best move meets the bound,
-            // so -v is the likeliest value.
-            let guess = book.value(self.game, &self.prover.position(l)).or_else(|| {
-                let path = self.prover.path(l);
-                let (_, up) = path.split_last()?;
-                let mut parent = self.game.initial();
-                for &mv in up {
-                    parent = self.game.play(&parent, mv);
-                }
-                book.value(self.game, &parent).map(|v| -v)
-            });
-            match guess {
-                Some(g) => self.prover.learn(
-                    l,
-                    Found {
-                        lo,
-                        hi,
-                        guess: Some(g),
-                    },
-                ),
-                None => rest.push(l),
-            }
-        }
-        rest
+        guess_from_book(
+            self.game,
+            &mut self.prover,
+            self.settings.book.as_ref(),
+            leaves,
+        )
     }
 
     /// Loads every result the folder holds (a resumed run), as facts.

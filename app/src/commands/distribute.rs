@@ -328,15 +328,7 @@ fn live_report<G: Describe>(
             ),
         ),
     ];
-    let text = lines
-        .iter()
-        .map(|(k, v)| format!("{k:<10} {v}\n"))
-        .collect();
-    Ok(Outcome {
-        text,
-        json,
-        after: None,
-    })
+    Ok(outcome(&lines, json))
 }
 
 struct Drive<'a> {
@@ -421,15 +413,7 @@ fn report<G: Describe>(game: &G, s: &Summary, settings: &Settings) -> Result<Out
             ),
         ),
     ];
-    let text = lines
-        .iter()
-        .map(|(k, v)| format!("{k:<10} {v}\n"))
-        .collect();
-    Ok(Outcome {
-        text,
-        json,
-        after: None,
-    })
+    Ok(outcome(&lines, json))
 }
 
 /// Runs `cutoff distribute-worker`: a long-lived worker serving one driver over its
@@ -453,4 +437,17 @@ pub fn run_task(args: &TaskOptions, control: Control<'_>) -> AppResult {
         r.seconds
     ));
     Ok(())
+}
+
+/// A report's text, one `name value` line each, and its JSON.
+fn outcome(lines: &[(&str, String)], json: String) -> Outcome {
+    let text = lines
+        .iter()
+        .map(|(k, v)| format!("{k:<10} {v}\n"))
+        .collect();
+    Outcome {
+        text,
+        json,
+        after: None,
+    }
 }

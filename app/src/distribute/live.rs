@@ -301,13 +301,7 @@ impl<G: Describe> Live<'_, G> {
     }
 
     fn path(&self, leaf: usize) -> Vec<String> {
-        let mut pos = self.game.initial();
-        let mut path = Vec::new();
-        for &mv in self.prover.path(leaf) {
-            path.push(self.game.format_move(&pos, mv));
-            pos = self.game.play(&pos, mv);
-        }
-        path
+        super::leaf_path(self.game, &self.prover, leaf)
     }
 
     /// Reads the answers and shared entries an earlier driver left in the folder.
@@ -446,35 +440,7 @@ impl<G: Describe> Live<'_, G> {
 
     /// Guesses from the book for the positions it holds; the others are returned.
     fn guess_from_book(&mut self, leaves: Vec<usize>) -> Vec<usize> {
-        let Some(book) = self.settings.book else {
-            return leaves;
-        };
-        let (lo, hi) = self.game.value_range();
-        let mut rest = Vec::new();
-        for l in leaves {
-            // A position one ply past the book: minus its parent's value is the likeliest.
-            let guess = book.value(self.game, &self.prover.position(l)).or_else(|| {
-                let path = self.prover.path(l);
-                let (_, up) = path.split_last()?;
-                let mut parent = self.game.initial();
-                for &mv in up {
-                    parent = self.game.play(&parent, mv);
-                }
-                book.value(self.game, &parent).map(|v| -v)
-            });
-            match guess {
-                Some(g) => self.prover.learn(
-                    l,
-                    Found {
-                        lo,
-                        hi,
-                        guess: Some(g),
-                    },
-                ),
-                None => rest.push(l),
-            }
-        }
-        rest
+        super::guess_from_book(self.game, &mut self.prover, self.settings.book, leaves)
     }
 
     /// The guesses not already running, in jobs of up to [`GUESSES_PER_JOB`], enough

@@ -1,7 +1,9 @@
 //! A cluster simulated by execution (docs/design/distributed.md, "Simulation"): N virtual
 //! workers in this process, each with its own table, run the live driver's jobs for real,
 //! one at a time, in the order a cluster would finish them. A virtual clock advances by
-//! each job's measured search time and by the latency of each message, so the driver sees
+//! each job's measured search time (the CPU time of the thread that ran it, so that other
+//! work on a shared machine does not lengthen it) and by the latency of each message, so
+//! the driver sees
 //! answers in the order and at the times a real run would, and the nodes are those a real
 //! run would search.
 //!
@@ -97,6 +99,10 @@ impl<G: Describe> Transport for Simulate<'_, G> {
         match msg {
             ToWorker::Setup { digest, .. } => {
                 self.digest.clone_from(digest);
+                // A worker sets its table up before it says it is ready: not a job's time.
+                if self.engines[w].is_none() {
+                    self.engines[w] = Some(Engine::new(self.game, self.run)?);
+                }
                 let name = format!("virtual worker {w}");
                 self.at(
                     arrival + self.latency,
@@ -123,12 +129,18 @@ impl<G: Describe> Transport for Simulate<'_, G> {
                     engine.share(entries);
                 }
                 let t = std::time::Instant::now();
-                let ended = engine.run(paths, *at, *budget, &self.never)?;
+                let cpu = thread_seconds();
+                let mut ended = engine.run(paths, *at, *budget, &self.never)?;
+                let seconds = (thread_seconds() - cpu).max(0.0);
+                match &mut ended {
+                    Ended::Answered { seconds: s, .. } | Ended::Cancelled { seconds: s, .. } => {
+                        *s = seconds;
+                    }
+                }
                 self.searching += t.elapsed().as_secs_f64();
                 let hard = engine.hard(HARD_PER_JOB);
-                let (seconds, nodes) = match &ended {
-                    Ended::Answered { seconds, nodes, .. }
-                    | Ended::Cancelled { seconds, nodes } => (*seconds, *nodes),
+                let nodes = match &ended {
+                    Ended::Answered { nodes, .. } | Ended::Cancelled { nodes, .. } => *nodes,
                 };
                 let end = start + seconds;
                 let digest = self.digest.clone();
@@ -211,4 +223,36 @@ impl<G: Describe> Transport for Simulate<'_, G> {
     fn name(&self) -> &'static str {
         "simulate"
     }
+}
+
+/// The CPU time of the calling thread, in seconds: a job's search time that other
+/// processes on the machine do not lengthen (the wall clock where there is no such clock).
+#[cfg(unix)]
+fn thread_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec for the call's duration, and
+    // CLOCK_THREAD_CPUTIME_ID is a clock every POSIX system provides; the call writes only
+    // `t`.
+    let r = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if r != 0 {
+        return wall_seconds();
+    }
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+#[cfg(not(unix))]
+fn thread_seconds() -> f64 {
+    wall_seconds()
+}
+
+/// Seconds on a monotonic wall clock since its first use.
+fn wall_seconds() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs_f64()
 }

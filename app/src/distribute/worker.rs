@@ -324,6 +324,9 @@ impl<'a, G: Describe> Engine<'a, G> {
     /// A worker for `run`, with its table made.
     pub fn new(game: &'a G, run: &'a RunSpec) -> Result<Self, DistributeError> {
         let tt = TranspositionTable::try_new(run.table_mib)?;
+        // Touch every page now, at the worker's start, rather than in its first jobs: the
+        // system's page faults (and huge-page zeroing) cost tens of milliseconds a table.
+        tt.clear();
         let keep = game
             .table_identity()
             .map(|_| Keep::collecting(run.hard_nodes, 16 * HARD_PER_JOB));

@@ -176,6 +176,34 @@ pub struct AnswerLine {
     pub complete: bool,
 }
 
+/// One job as `jobs.jsonl` keeps it: where and when it ran and how it ended, for the
+/// study of a run's schedule (`scripts/distribute-timeline.py`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct JobLine {
+    /// The job's number in this invocation.
+    pub id: u64,
+    /// The worker that ran it.
+    pub worker: usize,
+    /// `guess`, `test` (the proof needed it when sent) or `spare` (speculative).
+    pub kind: String,
+    /// The position (the first, for a guess job), by its moves from the root.
+    pub path: Vec<String>,
+    /// The test's threshold (absent: a guess).
+    pub at: Option<Value>,
+    /// The root's threshold under test when the job was sent.
+    pub root_at: Option<Value>,
+    /// When it was sent and when its end reached the driver, on the transport's clock.
+    pub sent: f64,
+    /// See `sent`.
+    pub ended: f64,
+    /// Seconds of search the worker reported.
+    pub seconds: f64,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// `answered`, `budget` (out of its budget), `cancelled` or `lost`.
+    pub outcome: String,
+}
+
 /// What a worker is doing.
 #[derive(Clone, Debug)]
 struct Running {
@@ -185,6 +213,12 @@ struct Running {
     cancelled: bool,
     /// The test's budget.
     budget: Option<u64>,
+    /// Sent as spare (speculative) work.
+    spare: bool,
+    /// The root's threshold under test when sent.
+    root_at: Option<Value>,
+    /// When it was sent, on the transport's clock.
+    sent: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,6 +267,7 @@ pub fn drive<G: Describe, T: Transport>(
         restarts: vec![0; workers],
         next_id: 0,
         answers: None,
+        jobs: None,
         hard: None,
         summary: LiveSummary {
             workers,
@@ -244,8 +279,15 @@ pub fn drive<G: Describe, T: Transport>(
     d.prover.trust_guesses(settings.book.is_some());
     d.resume()?;
     d.answers = Some(open_append(&dir.join("answers.jsonl"))?);
+    d.jobs = Some(std::io::BufWriter::new(open_append(
+        &dir.join("jobs.jsonl"),
+    )?));
     let result = d.run(transport);
     let finish = transport.finish();
+    if let Some(f) = &mut d.jobs {
+        f.flush()
+            .map_err(|e| write_error(&dir.join("jobs.jsonl"), e))?;
+    }
     let (value, best_move) = result?;
     finish?;
     let s = &mut d.summary;
@@ -285,6 +327,8 @@ struct Live<'a, G: Describe> {
     restarts: Vec<u32>,
     next_id: u64,
     answers: Option<std::fs::File>,
+    /// `jobs.jsonl`: one line a job that ended.
+    jobs: Option<std::io::BufWriter<std::fs::File>>,
     hard: Option<std::fs::File>,
     summary: LiveSummary,
     /// The driver's own time.
@@ -402,14 +446,14 @@ impl<G: Describe> Live<'_, G> {
             if self.settings.stop.load(Relaxed) {
                 return Err(DistributeError::Stopped);
             }
-            let (wanted, spare) = match self.prover.step() {
+            let (wanted, spare, needed) = match self.prover.step() {
                 Step::Done { value, best_move } => return Ok((value, best_move)),
                 Step::Guess(leaves) => {
                     let leaves = self.guess_from_book(leaves);
                     if leaves.is_empty() {
                         continue;
                     }
-                    (self.guess_work(leaves), Vec::new())
+                    (self.guess_work(leaves), Vec::new(), Vec::new())
                 }
                 Step::Test { jobs, .. } => {
                     let spare = if self.settings.speculate {
@@ -417,10 +461,11 @@ impl<G: Describe> Live<'_, G> {
                     } else {
                         Vec::new()
                     };
-                    (jobs.into_iter().map(Work::Test).collect(), spare)
+                    let wanted = jobs.iter().copied().map(Work::Test).collect();
+                    (wanted, spare, jobs)
                 }
             };
-            self.cancel_useless(transport, &spare)?;
+            self.cancel_useless(transport, &needed, &spare)?;
             self.assign(transport, wanted, spare)?;
             if self.running.iter().all(Option::is_none) {
                 return Err(DistributeError::NoWorkers {
@@ -476,16 +521,22 @@ impl<G: Describe> Live<'_, G> {
             .collect()
     }
 
-    /// Cancels every running test that neither the proof nor the spare work needs.
+    /// Cancels every running test that neither the proof (`needed`, the jobs of the test
+    /// under way: none while guesses are needed) nor the spare work needs.
     fn cancel_useless(
         &mut self,
         transport: &mut impl Transport,
+        needed: &[Job],
         spare: &[Job],
     ) -> Result<(), DistributeError> {
+        if needed.is_empty() && spare.is_empty() {
+            // Guesses first: a running test may be needed once they are in.
+            return Ok(());
+        }
         for w in 0..self.running.len() {
             let Some(r) = &self.running[w] else { continue };
             let Work::Test(job) = r.work else { continue };
-            if r.cancelled || self.prover.needed(&job) || spare.contains(&job) {
+            if r.cancelled || needed.contains(&job) || spare.contains(&job) {
                 continue;
             }
             let id = r.id;
@@ -577,26 +628,40 @@ impl<G: Describe> Live<'_, G> {
         for &w in &idle.clone() {
             if let Some(i) = waiting.iter().position(|j| self.home(j) == Some(w)) {
                 let job = waiting.remove(i);
-                self.send_job(transport, w, job)?;
+                self.send_job(transport, w, job, false)?;
                 idle.retain(|&x| x != w);
             }
         }
+        let mut unused = Vec::new();
         for w in idle {
             if !waiting.is_empty() {
                 let job = waiting.remove(0);
                 if self.home(&job).is_some_and(|h| h != w) {
                     self.summary.moved += 1;
                 }
-                self.send_job(transport, w, job)?;
+                self.send_job(transport, w, job, false)?;
             } else if let Some(i) = spare
                 .iter()
                 .position(|j| self.home(j).is_none_or(|h| h == w))
             {
-                // Speculation only on this worker's own positions: on another's, it would
-                // search a cold table for a job that may never be needed.
                 let job = spare.remove(i);
                 self.summary.speculative += 1;
-                self.send_job(transport, w, job)?;
+                self.send_job(transport, w, job, true)?;
+            } else {
+                unused.push(w);
+            }
+        }
+        // Spare work on another worker's position searches a cold table for a job that may
+        // never be needed: worth it only where many workers would otherwise sit idle.
+        if unused.len() >= SPLIT_IDLE_PASS {
+            for w in unused {
+                if spare.is_empty() {
+                    break;
+                }
+                let job = spare.remove(0);
+                self.summary.speculative += 1;
+                self.summary.moved += 1;
+                self.send_job(transport, w, job, true)?;
             }
         }
         Ok(())
@@ -618,6 +683,7 @@ impl<G: Describe> Live<'_, G> {
         transport: &mut impl Transport,
         w: usize,
         work: Work,
+        spare: bool,
     ) -> Result<(), DistributeError> {
         let id = self.next_id;
         self.next_id += 1;
@@ -650,7 +716,51 @@ impl<G: Describe> Live<'_, G> {
             work,
             cancelled: false,
             budget,
+            spare,
+            root_at: self.prover.testing(),
+            sent: transport.now(),
         });
+        Ok(())
+    }
+
+    /// Appends `r`'s line to `jobs.jsonl`.
+    fn log_job(
+        &mut self,
+        now: f64,
+        w: usize,
+        r: &Running,
+        seconds: f64,
+        nodes: u64,
+        outcome: &str,
+    ) -> Result<(), DistributeError> {
+        if self.jobs.is_none() {
+            return Ok(());
+        }
+        let (kind, leaf, at) = match &r.work {
+            Work::Guess(ls) => ("guess", ls[0], None),
+            Work::Test(j) => (if r.spare { "spare" } else { "test" }, j.leaf, Some(j.at)),
+        };
+        let line = JobLine {
+            id: r.id,
+            worker: w,
+            kind: kind.into(),
+            path: self.path(leaf),
+            at,
+            root_at: r.root_at,
+            sent: r.sent,
+            ended: now,
+            seconds,
+            nodes,
+            outcome: outcome.into(),
+        };
+        let text = serde_json::to_string(&line).map_err(|e| DistributeError::Protocol {
+            from: "the driver".into(),
+            what: e.to_string(),
+        })?;
+        let path = self.settings.dir.join("jobs.jsonl");
+        if let Some(f) = &mut self.jobs {
+            writeln!(f, "{text}").map_err(|e| write_error(&path, e))?;
+        }
         Ok(())
     }
 
@@ -675,10 +785,13 @@ impl<G: Describe> Live<'_, G> {
                     self.note(&format!("distribute: worker {w} answered for another run"));
                     return Ok(());
                 }
+                let outcome = if complete { "answered" } else { "budget" };
+                self.log_job(transport.now(), w, &r, seconds, nodes, outcome)?;
                 self.answer(w, r, proved, complete, nodes, seconds)
             }
-            Event::Message(w, FromWorker::Cancelled { id, nodes, .. }) => {
-                if self.running[w].take_if(|r| r.id == id).is_some() {
+            Event::Message(w, FromWorker::Cancelled { id, nodes, seconds }) => {
+                if let Some(r) = self.running[w].take_if(|r| r.id == id) {
+                    self.log_job(transport.now(), w, &r, seconds, nodes, "cancelled")?;
                     self.summary.cancelled += 1;
                     self.summary.cancelled_nodes += nodes;
                     self.summary.nodes += nodes;
@@ -713,7 +826,9 @@ impl<G: Describe> Live<'_, G> {
             return Ok(());
         }
         self.alive[w] = false;
-        self.running[w] = None;
+        if let Some(r) = self.running[w].take() {
+            self.log_job(transport.now(), w, &r, 0.0, 0, "lost")?;
+        }
         self.summary.lost += 1;
         self.owner.retain(|_, o| *o != w);
         self.note(&format!("distribute: worker {w} lost: {why}"));
@@ -821,6 +936,14 @@ impl<G: Describe> Live<'_, G> {
         *c = (*c).max(nodes);
         if complete {
             self.budgets.remove(&key);
+            return Ok(());
+        }
+        if r.spare {
+            // Spare work out of its budget is not opened: its children's guesses and spare
+            // tests would snowball into work the proof may never need. If the proof does
+            // need it, it goes out with twice the budget.
+            self.budgets
+                .insert(key, r.budget.unwrap_or(MIN_JOB_NODES).saturating_mul(2));
             return Ok(());
         }
         // Out of budget. Opening the position a ply deeper turns it into several jobs at

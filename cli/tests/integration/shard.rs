@@ -431,6 +431,33 @@ fn distribute(dir: &Path, game: &[&str], args: &[&str]) -> Json {
     json(&ok(&a))
 }
 
+/// Checks a live run's `jobs.jsonl` against its summary: one line a job answered or
+/// cancelled, their nodes summing to the run's, each ending after it was sent.
+fn jobs_log_agrees(dir: &std::path::Path, d: &Json, name: &str) {
+    let text = std::fs::read_to_string(dir.join("jobs.jsonl")).unwrap();
+    let lines: Vec<Json> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let ended = d["jobs"].as_u64().unwrap() + d["cancelled"].as_u64().unwrap();
+    assert_eq!(lines.len() as u64, ended, "{name}: one line a job");
+    let nodes: u64 = lines.iter().map(|l| l["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(
+        nodes,
+        d["nodes"].as_u64().unwrap(),
+        "{name}: the jobs' nodes"
+    );
+    for l in &lines {
+        assert!(
+            l["ended"].as_f64().unwrap() >= l["sent"].as_f64().unwrap(),
+            "{name}: {l}"
+        );
+        let kind = l["kind"].as_str().unwrap();
+        assert!(["guess", "test", "spare"].contains(&kind), "{name}: {l}");
+        assert_eq!(l["at"].is_null(), kind == "guess", "{name}: {l}");
+    }
+}
+
 /// Checks a distributed run against `cutoff solve`: the value, and a best move among the
 /// best.
 fn distributed_agrees(name: &str, game: &[&str], d: &Json) {
@@ -492,6 +519,9 @@ fn distribute_gets_the_solved_value_on_every_game() {
             let d = distribute(&dir, game, &args);
             distributed_agrees(&format!("{name} {backend:?}"), game, &d);
             assert!(d["jobs"].as_u64().unwrap() > 0, "{name}");
+            if backend[1] != "local-rounds" {
+                jobs_log_agrees(&dir, &d, name);
+            }
             let _ = std::fs::remove_dir_all(&dir);
         }
     }

@@ -454,6 +454,15 @@ impl Found {
     }
 }
 
+/// The stepping state after a root test's answer: see [`Prover::following`].
+struct Following {
+    lo: Value,
+    hi: Value,
+    next: Value,
+    run: Option<(bool, u32)>,
+    heading: Option<bool>,
+}
+
 /// A solve by hypothesis over a frontier, one step at a time: [`Prover::step`] says what
 /// it needs (guesses, or a round of tests), the caller runs those searches wherever it
 /// likes (in this process, as [`prove`] does, or on other machines) and hands back what
@@ -613,7 +622,10 @@ impl<G: Game> Prover<G> {
     /// Jobs the test under way may need next, best first: those of the proofs that would
     /// follow if a guess were refuted, the other hypothesis at the root and every brother
     /// at a node where one child is to be shown below the threshold, ranked by how many
-    /// such choices they depart from (then by the guesses' order). Worth running where
+    /// such choices they depart from (then by the guesses' order); beside them, ranked as
+    /// one departure, the proof of the root's next test should this one end as expected
+    /// (the tests step one value at a time, so the next is usually needed, and its jobs
+    /// are where idle workers shorten the chain of tests most). Worth running where
     /// workers would otherwise sit idle. At most `max`; empty when no test is under way.
     pub fn speculative(&self, max: usize) -> Vec<Job> {
         let Some(w) = self.current else {
@@ -624,6 +636,18 @@ impl<G: Game> Prover<G> {
         let mut ranked = Vec::new();
         self.plan.wide(&iv, 0, w, want, 0, &mut ranked);
         self.plan.wide(&iv, 0, w, !want, 1, &mut ranked);
+        // The next test, if this one answers `want`.
+        let f = self.following(w, want, iv[0]);
+        if f.lo < f.hi {
+            let w2 = f.next.clamp(f.lo + 1, f.hi);
+            let hope2 = if self.trusted {
+                None
+            } else {
+                f.run.map(|(dir, _)| dir).or(f.heading)
+            };
+            let want2 = hope2.unwrap_or(iv[0].2 >= w2);
+            self.plan.wide(&iv, 0, w2, want2, 1, &mut ranked);
+        }
         // Two departures or more are rarely needed before the answers change the proof.
         ranked.retain(|&(rank, _)| rank <= 1);
         ranked.sort_by_key(|&(rank, _)| rank);
@@ -634,6 +658,11 @@ impl<G: Game> Prover<G> {
             .filter(|j| seen.insert(*j))
             .take(max)
             .collect()
+    }
+
+    /// The root's threshold under test: `Some(w)` while "at least `w`?" is being settled.
+    pub fn testing(&self) -> Option<Value> {
+        self.current
     }
 
     /// Whether frontier position `leaf` has been opened by [`Prover::split`].
@@ -694,33 +723,48 @@ impl<G: Game> Prover<G> {
 
     /// Ends the test at `w` with its answer `up`, and chooses the next threshold.
     fn finish(&mut self, w: Value, up: bool, root: (Value, Value, Value)) {
+        let f = self.following(w, up, root);
         self.tests += 1;
-        if up {
-            self.lo = self.lo.max(w).max(root.0);
+        (self.lo, self.hi, self.next) = (f.lo, f.hi, f.next);
+        (self.run, self.heading) = (f.run, f.heading);
+        self.current = None;
+    }
+
+    /// What [`Prover::finish`] would make of the answer `up` to the test at `w`: the new
+    /// bounds, stepping state and next threshold.
+    fn following(&self, w: Value, up: bool, root: (Value, Value, Value)) -> Following {
+        let (lo, hi) = if up {
+            (self.lo.max(w).max(root.0), self.hi)
         } else {
-            self.hi = self.hi.min(w - 1).min(root.1);
-        }
-        self.heading = self
+            (self.lo, self.hi.min(w - 1).min(root.1))
+        };
+        let heading = self
             .run
             .map_or(self.heading, |(dir, _)| Some(dir))
             .or(Some(up));
-        self.run = match self.run {
-            None if self.tests == 1 => Some((up, 1)),
+        let run = match self.run {
+            None if self.tests == 0 => Some((up, 1)),
             Some((dir, n)) if dir == up => Some((up, n + 1)),
             _ => None,
         };
-        self.next = match self.run {
+        let next = match run {
             Some((dir, n)) => {
                 let step = if n < 3 { 1 } else { 1 << (n - 2).min(30) };
                 if dir {
-                    self.lo.saturating_add(step)
+                    lo.saturating_add(step)
                 } else {
-                    self.hi.saturating_sub(step - 1)
+                    hi.saturating_sub(step - 1)
                 }
             }
-            None => self.lo + (self.hi - self.lo + 1) / 2,
+            None => lo + (hi - lo + 1) / 2,
         };
-        self.current = None;
+        Following {
+            lo,
+            hi,
+            next,
+            run,
+            heading,
+        }
     }
 
     /// A root move whose child is proved to keep the root's value.

@@ -130,6 +130,10 @@ struct Plan<G: Game> {
     leaves: Vec<Leaf<G::Pos, G::Move>>,
     /// The leaf of each position key: transposed positions share one leaf.
     seen: HashMap<u64, usize>,
+    /// [`Plan::back_up`]'s last result, until a leaf or the shape changes: a driver asks
+    /// for it several times an event, and a frontier of thousands of nodes makes it the
+    /// driver's main cost.
+    backed: std::cell::RefCell<Option<Vec<(Value, Value, Value)>>>,
 }
 
 impl<G: Game> Plan<G> {
@@ -140,6 +144,7 @@ impl<G: Game> Plan<G> {
             kids: Vec::new(),
             leaves: Vec::new(),
             seen: HashMap::new(),
+            backed: std::cell::RefCell::new(None),
         };
         // Breadth first, so that every inner node's children are contiguous in `kids`.
         let mut queue = std::collections::VecDeque::new();
@@ -219,6 +224,16 @@ impl<G: Game> Plan<G> {
     /// The proven interval and the guess of every node, backed up by negamax from the
     /// leaves; an opened leaf's is its node's, within what was proved of the leaf itself.
     fn back_up(&self) -> Vec<(Value, Value, Value)> {
+        if let Some(iv) = &*self.backed.borrow() {
+            return iv.clone();
+        }
+        let iv = self.back_up_now();
+        *self.backed.borrow_mut() = Some(iv.clone());
+        iv
+    }
+
+    /// [`Plan::back_up`], computed.
+    fn back_up_now(&self) -> Vec<(Value, Value, Value)> {
         const NONE: (Value, Value, Value) = (Value::MAX, Value::MIN, 0);
         let mut out = vec![NONE; self.nodes.len()];
         // Children come after their parents in `nodes`, except the node an opened leaf
@@ -565,6 +580,7 @@ impl<G: Game> Prover<G> {
     /// has one; a test otherwise). Bounds that contradict earlier ones (another game's
     /// answer) are ignored rather than trusted.
     pub fn learn(&mut self, leaf: usize, found: Found) {
+        *self.plan.backed.get_mut() = None;
         let l = &mut self.plan.leaves[leaf];
         let (lo, hi) = (l.lo.max(found.lo), l.hi.min(found.hi));
         if lo <= hi {
@@ -592,6 +608,7 @@ impl<G: Game> Prover<G> {
             return Ok(false);
         }
         let (pos, path) = (l.pos, l.path.clone());
+        *self.plan.backed.get_mut() = None;
         let n = self.plan.nodes.len();
         self.plan.nodes.push(Node::Leaf(usize::MAX));
         self.plan.leaves[leaf].opened = Some(n);
@@ -623,11 +640,12 @@ impl<G: Game> Prover<G> {
     /// follow if a guess were refuted, the other hypothesis at the root and every brother
     /// at a node where one child is to be shown below the threshold, ranked by how many
     /// such choices they depart from (then by the guesses' order); beside them, ranked as
-    /// one departure, the proof of the root's next test should this one end as expected
-    /// (the tests step one value at a time, so the next is usually needed, and its jobs
-    /// are where idle workers shorten the chain of tests most). Worth running where
-    /// workers would otherwise sit idle. At most `max`; empty when no test is under way.
-    pub fn speculative(&self, max: usize) -> Vec<Job> {
+    /// one departure where `next_test`, the proof of the root's next test should this one
+    /// end as expected (the tests step one value at a time, so the next is usually needed,
+    /// and its jobs are where many idle workers shorten the chain of tests most). Worth
+    /// running where workers would otherwise sit idle. At most `max`; empty when no test
+    /// is under way.
+    pub fn speculative(&self, max: usize, next_test: bool) -> Vec<Job> {
         let Some(w) = self.current else {
             return Vec::new();
         };
@@ -638,7 +656,7 @@ impl<G: Game> Prover<G> {
         self.plan.wide(&iv, 0, w, !want, 1, &mut ranked);
         // The next test, if this one answers `want`.
         let f = self.following(w, want, iv[0]);
-        if f.lo < f.hi {
+        if next_test && f.lo < f.hi {
             let w2 = f.next.clamp(f.lo + 1, f.hi);
             let hope2 = if self.trusted {
                 None

@@ -433,7 +433,7 @@ def distribute(
     *,
     dir: Union[str, os.PathLike[str]],
     workers: Optional[int] = None,
-    depth: int = ...,
+    depth: Optional[int] = None,
     backend: str = "local",
     guess_nodes: int = ...,
     tt_mb: int = ...,
@@ -448,7 +448,7 @@ def distribute(
     root: str = "max",
 ) -> DistributeResult:
     """Proves a position on many workers, as `cutoff distribute GAME [POSITION] --dir DIR
-    --json` (depth=2, guess_nodes=4096, tt_mb=16, hard_nodes=100000, split_percent=0)."""
+    --json` (depth=2 on up to 8 workers, 3 on up to 32, else 4; guess_nodes=4096, tt_mb=16, hard_nodes=100000, split_percent=0)."""
 
 def _distribute_worker() -> None:
     """Serves one driver of distribute's local backend over stdin and stdout."""

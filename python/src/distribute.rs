@@ -100,8 +100,8 @@ fn check_working_directory(py: Python<'_>) -> PyResult<()> {
 /// Proves a position's exact value on many workers by hypothesis, as `cutoff distribute GAME
 /// [POSITION] --dir DIR --json`, and returns its report, a `DistributeResult`.
 ///
-/// The driver guesses the value of every position `depth=2` plies from `position` (None:
-/// the start; as `solve`'s), then sends the tests that prove or refute the guesses to the
+/// The driver guesses the value of every position `depth` plies from `position` (None:
+/// the start; as `solve`'s; `depth=None`: 2 on up to 8 workers, 3 on up to 32, else 4), then sends the tests that prove or refute the guesses to the
 /// workers as they free up. Every answer is kept in `dir`: a call stopped (Ctrl-C) and
 /// made again with the same arguments resumes from it (`resumed` counts what it read).
 ///
@@ -124,7 +124,7 @@ fn check_working_directory(py: Python<'_>) -> PyResult<()> {
 /// None): `dir` keeps every answer proved.
 #[pyfunction]
 #[pyo3(signature = (
-    game, position=None, *, dir, workers=None, depth=Int(2), backend="local",
+    game, position=None, *, dir, workers=None, depth=None, backend="local",
     guess_nodes=Int(4096), tt_mb=Int(16), hard_nodes=Int(100_000), split_percent=Int(0),
     book=None, job_nodes=None, speculate=true, latency_ms=1.0, board=None, connect=None,
     root="max"
@@ -136,7 +136,7 @@ pub(crate) fn distribute(
     position: Option<&Bound<'_, PyAny>>,
     dir: PathBuf,
     workers: Option<Int>,
-    depth: Int,
+    depth: Option<Int>,
     backend: &str,
     guess_nodes: Int,
     tt_mb: Int,
@@ -155,7 +155,7 @@ pub(crate) fn distribute(
         board,
         connect,
         branching: None,
-        depth: Some(depth),
+        depth,
         seed: Int(1),
         order: "random",
         root,

@@ -67,6 +67,19 @@ pub struct TaskOptions {
     pub index: Option<usize>,
 }
 
+/// The frontier's depth where none is given: two plies on a few workers, where deeper
+/// frontiers cost more nodes (Begin-Hard's first 20 on two workers: 1.58x the direct solve
+/// at 2, 2.08x at 3); deeper on a cluster, where more jobs from the start keep more workers
+/// busy (the empty 7x6 board on 64 simulated workers: 5.2x the direct solve's speed at 3,
+/// 6.9x at 4; docs/measurements/distributed.md).
+pub fn default_depth(workers: usize) -> usize {
+    match workers {
+        0..=8 => 2,
+        9..=32 => 3,
+        _ => 4,
+    }
+}
+
 /// Runs `cutoff distribute`.
 pub fn run(args: &Options, control: Control<'static>) -> Result<Outcome, AppError> {
     if args.game.game.is_multi() || args.game.game == GameKind::Random {
@@ -76,19 +89,16 @@ pub fn run(args: &Options, control: Control<'static>) -> Result<Outcome, AppErro
             args.game.game
         )));
     }
-    // Two plies: deeper frontiers cost more nodes (Begin-Hard's first 20 on two workers:
-    // 1.58x the direct solve at 2, 2.08x at 3), and budgets open costly positions where
-    // workers would idle.
-    let depth = args.game.depth.unwrap_or(2);
-    if depth == 0 || depth > MAX_DEPTH {
-        return Err(AppError::invalid(format!(
-            "\u{1}depth\u{2} must be between 1 and {MAX_DEPTH}, got {depth}"
-        )));
-    }
     let workers = args.workers.unwrap_or_else(crate::analysis::cores);
     if workers == 0 || workers > 4096 {
         return Err(AppError::invalid(format!(
             "\u{1}workers\u{2} must be between 1 and 4096, got {workers}"
+        )));
+    }
+    let depth = args.game.depth.unwrap_or_else(|| default_depth(workers));
+    if depth == 0 || depth > MAX_DEPTH {
+        return Err(AppError::invalid(format!(
+            "\u{1}depth\u{2} must be between 1 and {MAX_DEPTH}, got {depth}"
         )));
     }
     // The command's parser refuses these itself; a front end without it (Python) is

@@ -456,8 +456,11 @@ impl<G: Describe> Live<'_, G> {
                     (self.guess_work(leaves), Vec::new(), Vec::new())
                 }
                 Step::Test { jobs, .. } => {
+                    // The next root test's jobs only on a cluster: on a few workers, the
+                    // brothers of the test under way are needed sooner.
                     let spare = if self.settings.speculate {
-                        self.prover.speculative(self.running.len())
+                        let next = self.running.len() > SPLIT_IDLE_PASS;
+                        self.prover.speculative(self.running.len(), next)
                     } else {
                         Vec::new()
                     };
@@ -466,6 +469,7 @@ impl<G: Describe> Live<'_, G> {
                 }
             };
             self.cancel_useless(transport, &needed, &spare)?;
+            self.make_room(transport, &needed)?;
             self.assign(transport, wanted, spare)?;
             if self.running.iter().all(Option::is_none) {
                 return Err(DistributeError::NoWorkers {
@@ -548,6 +552,62 @@ impl<G: Describe> Live<'_, G> {
         Ok(())
     }
 
+    /// Workers running spare work not yet cancelled, the last sent first.
+    fn on_spare(&self) -> Vec<usize> {
+        let mut ws: Vec<(u64, usize)> = (0..self.running.len())
+            .filter_map(|w| {
+                let r = self.running[w].as_ref()?;
+                (r.spare && !r.cancelled).then_some((r.id, w))
+            })
+            .collect();
+        ws.sort_unstable_by_key(|&(id, _)| std::cmp::Reverse(id));
+        ws.into_iter().map(|(_, w)| w).collect()
+    }
+
+    /// Cancels spare work, the latest sent first, where needed jobs wait and no worker is
+    /// idle for them: a needed job never waits behind a speculative one.
+    fn make_room(
+        &mut self,
+        transport: &mut impl Transport,
+        needed: &[Job],
+    ) -> Result<(), DistributeError> {
+        let running: Vec<Job> = self
+            .running
+            .iter()
+            .flatten()
+            .filter_map(|r| match r.work {
+                Work::Test(j) => Some(j),
+                Work::Guess(_) => None,
+            })
+            .collect();
+        let waiting = needed
+            .iter()
+            .filter(|j| !running.iter().any(|r| r.leaf == j.leaf))
+            .count();
+        let freeing = self
+            .running
+            .iter()
+            .flatten()
+            .filter(|r| r.cancelled)
+            .count();
+        let short = waiting.saturating_sub(self.idle().len() + freeing);
+        for w in self.on_spare().into_iter().take(short) {
+            let Some(r) = &mut self.running[w] else {
+                continue;
+            };
+            // A spare job the proof now needs stays.
+            if let Work::Test(j) = r.work {
+                if needed.contains(&j) {
+                    continue;
+                }
+            }
+            r.cancelled = true;
+            let id = r.id;
+            transport.send(w, &ToWorker::Cancel { id })?;
+        }
+        Ok(())
+    }
+
     /// The keys of a leaf's position and of its ancestors below the root, nearest first.
     fn lineage(&self, leaf: usize) -> Vec<u64> {
         let mut pos = self.game.initial();
@@ -616,18 +676,30 @@ impl<G: Describe> Live<'_, G> {
                 _ => false,
             })
         };
-        let mut waiting: Vec<Work> = wanted.into_iter().filter(|w| !busy.contains(w)).collect();
-        waiting.sort_by_key(|w| std::cmp::Reverse(self.cost(w)));
-        let mut spare: Vec<Work> = spare
+        // Each job's home is found once: it replays the position's moves.
+        let mut waiting: Vec<(Work, Option<usize>)> = wanted
+            .into_iter()
+            .filter(|w| !busy.contains(w))
+            .map(|w| {
+                let h = self.home(&w);
+                (w, h)
+            })
+            .collect();
+        waiting.sort_by_cached_key(|(w, _)| std::cmp::Reverse(self.cost(w)));
+        let mut spare: Vec<(Work, Option<usize>)> = spare
             .into_iter()
             .map(Work::Test)
-            .filter(|w| !busy_leaf(w) && !waiting.contains(w))
+            .filter(|w| !busy_leaf(w) && !waiting.iter().any(|(x, _)| x == w))
+            .map(|w| {
+                let h = self.home(&w);
+                (w, h)
+            })
             .collect();
         let mut idle = self.idle();
         // Each idle worker takes the costliest waiting job of its own.
         for &w in &idle.clone() {
-            if let Some(i) = waiting.iter().position(|j| self.home(j) == Some(w)) {
-                let job = waiting.remove(i);
+            if let Some(i) = waiting.iter().position(|(_, h)| *h == Some(w)) {
+                let (job, _) = waiting.remove(i);
                 self.send_job(transport, w, job, false)?;
                 idle.retain(|&x| x != w);
             }
@@ -635,16 +707,13 @@ impl<G: Describe> Live<'_, G> {
         let mut unused = Vec::new();
         for w in idle {
             if !waiting.is_empty() {
-                let job = waiting.remove(0);
-                if self.home(&job).is_some_and(|h| h != w) {
+                let (job, home) = waiting.remove(0);
+                if home.is_some_and(|h| h != w) {
                     self.summary.moved += 1;
                 }
                 self.send_job(transport, w, job, false)?;
-            } else if let Some(i) = spare
-                .iter()
-                .position(|j| self.home(j).is_none_or(|h| h == w))
-            {
-                let job = spare.remove(i);
+            } else if let Some(i) = spare.iter().position(|(_, h)| h.is_none_or(|h| h == w)) {
+                let (job, _) = spare.remove(i);
                 self.summary.speculative += 1;
                 self.send_job(transport, w, job, true)?;
             } else {
@@ -658,7 +727,7 @@ impl<G: Describe> Live<'_, G> {
                 if spare.is_empty() {
                     break;
                 }
-                let job = spare.remove(0);
+                let (job, _) = spare.remove(0);
                 self.summary.speculative += 1;
                 self.summary.moved += 1;
                 self.send_job(transport, w, job, true)?;
@@ -952,7 +1021,8 @@ impl<G: Describe> Live<'_, G> {
         // at a time would do, and a split only adds work. It is worth it where a worker
         // would otherwise sit idle; else the same worker, whose table now holds much of
         // the subtree, goes on with twice the budget.
-        let idle = self.idle().len();
+        // Workers on spare work count as idle: needed work takes their place.
+        let idle = self.idle().len() + self.on_spare().len();
         let waiting = self.waiting_needed();
         let expect_fail = self.prover.known(job.leaf).2 < job.at;
         let before = self.prover.frontier();

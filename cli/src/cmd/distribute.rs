@@ -9,7 +9,8 @@ use std::path::PathBuf;
 #[derive(clap::Args)]
 pub struct Args {
     /// The game, the position to solve (its `--depth K`: plies from the position to the
-    /// frontier, default 2) and the tree games' options.
+    /// frontier; default 2 on up to 8 workers, 3 on up to 32, else 4) and the tree games'
+    /// options.
     #[command(flatten)]
     pub game: GameArgs,
     /// The run folder: every file of the run, written atomically; a run stopped and started

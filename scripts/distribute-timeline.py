@@ -11,6 +11,7 @@ in B equal slices, to show where workers idled.
 import argparse
 import collections
 import json
+import signal
 import sys
 
 
@@ -77,4 +78,6 @@ def main():
 
 
 if __name__ == "__main__":
+    # Quietly, when piped into `head`.
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     main()

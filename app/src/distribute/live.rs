@@ -1017,8 +1017,7 @@ impl<G: Describe> Live<'_, G> {
             // Spare work out of its budget is not opened: its children's guesses and spare
             // tests would snowball into work the proof may never need. If the proof does
             // need it, it goes out with twice the budget.
-            self.budgets
-                .insert(key, r.budget.unwrap_or(MIN_JOB_NODES).saturating_mul(2));
+            self.double_budget(key, &r);
             return Ok(());
         }
         // Out of budget. Opening the position a ply deeper turns it into several jobs at
@@ -1047,10 +1046,15 @@ impl<G: Describe> Live<'_, G> {
             }
         } else {
             self.summary.resent += 1;
-            self.budgets
-                .insert(key, r.budget.unwrap_or(MIN_JOB_NODES).saturating_mul(2));
+            self.double_budget(key, &r);
         }
         Ok(())
+    }
+
+    /// The position `key`'s next test gets twice the budget `r` ran out of.
+    fn double_budget(&mut self, key: u64, r: &Running) {
+        let b = r.budget.unwrap_or(MIN_JOB_NODES).saturating_mul(2);
+        self.budgets.insert(key, b);
     }
 
     /// Jobs the proof needs that no worker runs.

@@ -4,12 +4,13 @@
 
 use crate::position::Describe;
 use cutoff::clock::Instant;
-use cutoff::solver::{Analysis, Solver, Threads, Verdict};
+use cutoff::solver::{Analysis, MoveScore, Solver, Threads, Verdict};
 use cutoff::solver::{MoveProgress, Progress};
 use cutoff::tt::TranspositionTable;
 use cutoff::{Algorithm, Game, Value};
 use serde::Serialize;
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// The cores this process may use (1 if the system does not say).
 pub fn cores() -> usize {
@@ -51,6 +52,55 @@ pub struct Engine<'a> {
     pub progress: Option<&'a MoveProgress>,
     /// An opening book [`score_moves`] looks positions up in before searching them.
     pub book: Option<&'a crate::book::Book>,
+    /// What [`score_moves`] may spend; unlimited, it settles every move.
+    pub budget: Budget,
+}
+
+/// A time and node budget for scoring a position's moves (`cutoff analyse --time-ms T
+/// --nodes N`): within it, each move gets the bounds proved for it and a best guess
+/// ([`cutoff::solver::Solver::analyse`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Wall time.
+    pub time: Option<Duration>,
+    /// Nodes, over every move.
+    pub nodes: Option<u64>,
+}
+
+impl Budget {
+    /// The budget of `time_ms` milliseconds and `nodes` nodes, each at least 1.
+    pub fn new(time_ms: Option<u64>, nodes: Option<u64>) -> Result<Self, crate::AppError> {
+        if time_ms == Some(0) {
+            return Err(crate::AppError::invalid(
+                "\u{1}time_ms\u{2} must be at least 1",
+            ));
+        }
+        if nodes == Some(0) {
+            return Err(crate::AppError::invalid(
+                "\u{1}nodes\u{2} must be at least 1",
+            ));
+        }
+        Ok(Budget {
+            time: time_ms.map(Duration::from_millis),
+            nodes,
+        })
+    }
+
+    /// True if either limit is set.
+    pub fn is_set(&self) -> bool {
+        self.time.is_some() || self.nodes.is_some()
+    }
+
+    /// The budget in words (`2000 ms`, `1000000 nodes`, both), `None` if unlimited.
+    pub fn words(&self) -> Option<String> {
+        let parts: Vec<String> = self
+            .time
+            .map(|t| format!("{} ms", t.as_millis()))
+            .into_iter()
+            .chain(self.nodes.map(|n| format!("{n} nodes")))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" or "))
+    }
 }
 
 impl<'a> Engine<'a> {
@@ -69,6 +119,7 @@ impl<'a> Engine<'a> {
             stop,
             progress: None,
             book: None,
+            budget: Budget::default(),
         }
     }
 
@@ -123,14 +174,19 @@ impl<'a> Engine<'a> {
 }
 
 /// Scores every legal move of `pos` with [`Solver::analyse`], looking the moves up in the
-/// engine's book first. `Err` with the nodes searched if the stop flag was raised first.
+/// engine's book first, within the engine's budget. `Err` with the nodes searched if the
+/// stop flag was raised first.
 pub fn score_moves<G: Describe>(
     game: &G,
     pos: &G::Pos,
     engine: &Engine<'_>,
 ) -> Result<Analysis<G::Move>, u64> {
     let known = |p: &G::Pos| engine.book.and_then(|b| b.value(game, p));
-    let mut solver = engine.solver(game).position(*pos);
+    let mut solver = engine
+        .solver(game)
+        .position(*pos)
+        .time(engine.budget.time)
+        .nodes(engine.budget.nodes);
     if engine.book.is_some() {
         solver = solver.known_values(&known);
     }
@@ -151,10 +207,49 @@ pub struct MoveJson {
     /// The move in the game's notation.
     #[serde(rename = "move")]
     pub mv: String,
-    /// Its value, from the side to move at the position (trees: the leaves' scale).
+    /// Its value, from the side to move at the position (trees: the leaves' scale): exact,
+    /// or where a budget left it unproved (`exact` false) the best guess.
     pub value: Value,
     /// The value in words.
     pub explain: String,
+    /// Whether `value` is proved.
+    pub exact: bool,
+    /// Proven: the value is at least this.
+    pub lo: Value,
+    /// Proven: the value is at most this.
+    pub hi: Value,
+    /// The plies a guess looked ahead (`null` where exact, or where no depth finished).
+    pub depth: Option<usize>,
+}
+
+impl MoveJson {
+    /// The row of `score`, a move of `pos`, its values times `scale`.
+    pub fn new<G: Describe>(
+        game: &G,
+        pos: &G::Pos,
+        score: &MoveScore<G::Move>,
+        scale: Value,
+    ) -> Self {
+        let (lo, hi) = scaled(score.lo, score.hi, scale);
+        MoveJson {
+            mv: game.format_move(pos, score.mv),
+            value: score.guess * scale,
+            explain: game.explain_value(pos, score.guess),
+            exact: score.exact().is_some(),
+            lo,
+            hi,
+            depth: score.depth,
+        }
+    }
+}
+
+/// The bounds `lo..=hi` times `scale`, in order.
+fn scaled(lo: Value, hi: Value, scale: Value) -> (Value, Value) {
+    if scale < 0 {
+        (hi * scale, lo * scale)
+    } else {
+        (lo * scale, hi * scale)
+    }
 }
 
 /// The JSON report of `cutoff analyse`.
@@ -171,14 +266,24 @@ pub struct AnalyseJson {
     pub to_move: String,
     /// Whether the position is terminal (then `moves` is empty).
     pub terminal: bool,
-    /// The position's value: the best move's, or the outcome at a terminal position.
+    /// The position's value: the best move's, or the outcome at a terminal position (where
+    /// a budget left it unproved, `exact` false, the best guess).
     pub value: Value,
     /// The value in words.
     pub explain: String,
-    /// A best move, `null` at a terminal position.
+    /// Whether `value` is proved: some move was proved at least as good as every other
+    /// move's upper bound.
+    pub exact: bool,
+    /// Proven: the position's value is at least this.
+    pub lo: Value,
+    /// Proven: the position's value is at most this.
+    pub hi: Value,
+    /// A best move, `null` at a terminal position: with a budget, the best found.
     pub best_move: Option<String>,
     /// Every legal move with its value.
     pub moves: Vec<MoveJson>,
+    /// The budget, in words, if one was given (`null` otherwise).
+    pub budget: Option<String>,
     /// Nodes searched, over all the moves.
     pub nodes: u64,
     /// Wall time in milliseconds.
@@ -201,15 +306,22 @@ pub fn report<G: Describe>(
     let outcome = game.outcome(pos);
     let best = scores.best();
     let value = outcome.or(best.map(|(_, v)| v)).unwrap_or(0);
+    // The position's proven range: the best lower and the best upper bound of its moves.
+    let (lo, hi) = match outcome {
+        Some(v) => (v, v),
+        None => scores
+            .moves
+            .iter()
+            .map(|m| (m.lo, m.hi))
+            .reduce(|(a, b), (c, d)| (a.max(c), b.max(d)))
+            .unwrap_or((value, value)),
+    };
     let rows: Vec<MoveJson> = scores
         .moves
         .iter()
-        .map(|&(mv, v)| MoveJson {
-            mv: game.format_move(pos, mv),
-            value: v * scale,
-            explain: game.explain_value(pos, v),
-        })
+        .map(|m| MoveJson::new(game, pos, m, scale))
         .collect();
+    let (lo, hi) = scaled(lo, hi, scale);
     Ok(AnalyseJson {
         game: game.name().to_string(),
         board: game.board(),
@@ -218,8 +330,12 @@ pub fn report<G: Describe>(
         terminal: outcome.is_some(),
         value: value * scale,
         explain: game.explain_value(pos, value),
+        exact: lo == hi,
+        lo,
+        hi,
         best_move: best.map(|(mv, _)| game.format_move(pos, mv)),
         moves: rows,
+        budget: engine.budget.words(),
         nodes: scores.nodes,
         time_ms,
     })

@@ -121,9 +121,13 @@ pub struct PositionQuery {
     pos: Option<String>,
     /// Connect Four's board, `WxH` or `WxH/K` (default 7x6 with four in a row).
     board: Option<String>,
-    /// `/api/solve` only: a time budget in ms (iterative deepening, keeping the last finished
-    /// depth: exact if it reaches the end, else the best move at the depth reached).
+    /// A time budget in ms, at most [`TIME_LIMIT`]. `/api/solve`: iterative deepening,
+    /// keeping the last finished depth (exact if it reaches the end, else the best move at
+    /// the depth reached). `/api/analyse`: every move with the bounds proved for it within
+    /// the budget and a best guess.
     time_ms: Option<u64>,
+    /// `/api/analyse` only: a node budget over every move, as `time_ms` is one of time.
+    nodes: Option<u64>,
 }
 
 impl PositionQuery {
@@ -158,13 +162,15 @@ impl PositionQuery {
     }
 
     /// `/api/analyse`'s request as `analyse`'s options: the game, a table of [`TABLE_MIB`],
-    /// the built-in book.
+    /// the built-in book, the budget asked for.
     pub fn analyse(&self) -> Result<commands::analyse::Options, Failure> {
         Ok(commands::analyse::Options {
             game: self.game()?,
             tt_mb: TABLE_MIB,
             threads: None,
             book: Some(crate::book::BUILTIN.to_string()),
+            time_ms: self.time_ms,
+            nodes: self.nodes,
         })
     }
 
@@ -193,13 +199,17 @@ pub struct Analysis {
     position: Option<String>,
     /// Whether the built-in book gives the moves it holds (the only book the API reads).
     book: bool,
+    budget: analysis::Budget,
 }
 
 impl Analysis {
     /// The analysis `opts` asks for, or what is wrong with it (a 400): a game the page
-    /// serves, at a position it can hold.
+    /// serves, at a position it can hold, within a budget of at most [`TIME_LIMIT`].
     pub fn new(opts: &commands::analyse::Options) -> Result<Self, Failure> {
+        let budget = analysis::Budget::new(time_budget(opts.time_ms)?, opts.nodes)
+            .map_err(|e| Failure::bad(crate::Spelling::Field.apply(&e.to_string())))?;
         Ok(Analysis {
+            budget,
             game: parse(&opts.game)?,
             position: opts.game.position.clone(),
             book: match opts.book.as_deref() {
@@ -228,6 +238,7 @@ impl Analysis {
             stop,
             position: self.position,
             book: self.book,
+            budget: self.budget,
             scale,
             progress,
             pool,
@@ -248,18 +259,7 @@ impl Solve {
     /// serves, at a position it can hold, within at most [`TIME_LIMIT`].
     pub fn new(opts: &commands::solve::Options) -> Result<Self, Failure> {
         let game = parse(&opts.game)?;
-        let budget = match opts.search.time_ms {
-            None => None,
-            Some(ms) if (1..=TIME_LIMIT.as_millis() as u64).contains(&ms) => {
-                Some(Duration::from_millis(ms))
-            }
-            Some(ms) => {
-                return Err(Failure::bad(format!(
-                    "time_ms must be between 1 and {}, got {ms}",
-                    TIME_LIMIT.as_millis()
-                )))
-            }
-        };
+        let budget = time_budget(opts.search.time_ms)?.map(Duration::from_millis);
         Ok(Solve { game, budget })
     }
 
@@ -272,6 +272,19 @@ impl Solve {
             budget: self.budget,
         })?;
         encode(&report)
+    }
+}
+
+/// The time budget asked for, if it is between 1 ms and [`TIME_LIMIT`] (a 400 otherwise).
+fn time_budget(time_ms: Option<u64>) -> Result<Option<u64>, Failure> {
+    match time_ms {
+        Some(ms) if !(1..=TIME_LIMIT.as_millis() as u64).contains(&ms) => {
+            Err(Failure::bad(format!(
+                "time_ms must be between 1 and {}, got {ms}",
+                TIME_LIMIT.as_millis()
+            )))
+        }
+        ms => Ok(ms),
     }
 }
 
@@ -296,6 +309,7 @@ struct Analyse<'a> {
     stop: &'a AtomicBool,
     position: Option<String>,
     book: bool,
+    budget: analysis::Budget,
     scale: cutoff::Value,
     progress: Option<&'a MoveProgress>,
     /// The server's threads: a search that proves large takes them (see `State::pool`).
@@ -314,6 +328,7 @@ impl GameVisitor for Analyse<'_> {
             } else {
                 None
             },
+            budget: self.budget,
             ..Engine::new(&tt, self.pool, true, self.stop)
         };
         let report = analysis::report(game, &game.initial(), &engine, self.position, self.scale)

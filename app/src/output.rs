@@ -322,8 +322,26 @@ pub fn aligned(rows: &[(&str, String)]) -> String {
         .join("\n")
 }
 
-/// The moves as aligned columns: move, value, words; one line each, ending in a newline.
+/// The moves as aligned columns: move, value, what is proved of it where a budget left some
+/// move unproved, words; one line each, ending in a newline.
 pub fn move_table(moves: &[crate::analysis::MoveJson]) -> String {
+    // Where a budget left moves unproved, a guess is marked `~` and a column gives the
+    // proven bounds.
+    let open = moves.iter().any(|m| !m.exact);
+    let shown = |m: &crate::analysis::MoveJson| {
+        if m.exact {
+            m.value.to_string()
+        } else {
+            format!("~{}", m.value)
+        }
+    };
+    let proved = |m: &crate::analysis::MoveJson| {
+        if m.exact {
+            "exact".to_string()
+        } else {
+            format!("{}..{}", m.lo, m.hi)
+        }
+    };
     let mw = moves
         .iter()
         .map(|m| m.mv.chars().count())
@@ -332,20 +350,39 @@ pub fn move_table(moves: &[crate::analysis::MoveJson]) -> String {
         .max(4);
     let vw = moves
         .iter()
-        .map(|m| m.value.to_string().len())
+        .map(|m| shown(m).len())
         .max()
         .unwrap_or(0)
         .max(5);
-    // A game whose words are the number itself (random trees) shows no third column.
+    let pw = moves
+        .iter()
+        .map(|m| proved(m).len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    // A game whose words are the number itself (random trees) shows no words column.
     let words = moves.iter().any(|m| m.explain != m.value.to_string());
     let mut s = format!("  {:<mw$}  {:>vw$}", "move", "value");
+    if open {
+        s.push_str(&format!("  {:<pw$}", "proved"));
+    }
     s.push_str(if words { "  meaning\n" } else { "\n" });
     for m in moves {
-        s.push_str(&format!("  {:<mw$}  {:>vw$}", m.mv, m.value));
-        if words {
-            s.push_str("  ");
-            s.push_str(&m.explain);
+        let mut line = format!("  {:<mw$}  {:>vw$}", m.mv, shown(m));
+        if open {
+            line.push_str(&format!("  {:<pw$}", proved(m)));
         }
+        if words {
+            line.push_str("  ");
+            if !m.exact {
+                match m.depth {
+                    Some(d) => line.push_str(&format!("guess at depth {d}: ")),
+                    None => line.push_str("guess: "),
+                }
+            }
+            line.push_str(&m.explain);
+        }
+        s.push_str(line.trim_end());
         s.push('\n');
     }
     s

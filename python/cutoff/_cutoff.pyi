@@ -147,7 +147,9 @@ class ChanceResult:
 
 @final
 class MoveScore:
-    """One move of analyse's report."""
+    """One move of analyse's report: its value (exact, or with a budget where exact is False
+    the best guess), the bounds proved for it (lo <= value <= hi) and the plies the guess
+    looked ahead (depth: None where exact or where no depth finished)."""
 
     @property
     def move(self) -> str: ...
@@ -155,12 +157,22 @@ class MoveScore:
     def value(self) -> int: ...
     @property
     def explain(self) -> str: ...
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def lo(self) -> int: ...
+    @property
+    def hi(self) -> int: ...
+    @property
+    def depth(self) -> Optional[int]: ...
     def to_dict(self) -> Dict[str, Any]:
         """The entry as the command's --json writes it."""
 
 @final
 class AnalyseResult:
-    """The report of analyse: every legal move with its exact value."""
+    """The report of analyse: every legal move with its value, exact unless a budget was
+    given (budget, in words); the position's value, whether it is proved (exact) and its
+    proven bounds (lo, hi)."""
 
     @property
     def game(self) -> str: ...
@@ -177,9 +189,17 @@ class AnalyseResult:
     @property
     def explain(self) -> str: ...
     @property
+    def exact(self) -> bool: ...
+    @property
+    def lo(self) -> int: ...
+    @property
+    def hi(self) -> int: ...
+    @property
     def best_move(self) -> Optional[str]: ...
     @property
     def moves(self) -> List[MoveScore]: ...
+    @property
+    def budget(self) -> Optional[str]: ...
     @property
     def nodes(self) -> int: ...
     @property
@@ -384,6 +404,8 @@ def analyse(
     tt_mb: int = ...,
     threads: Optional[int] = None,
     book: Optional[str] = None,
+    time_ms: Optional[int] = None,
+    nodes: Optional[int] = None,
     board: Optional[str] = None,
     connect: Optional[int] = None,
     branching: Optional[int] = None,
@@ -392,7 +414,9 @@ def analyse(
     order: str = "random",
     root: str = "max",
 ) -> AnalyseResult:
-    """The exact value of every legal move, as `cutoff analyse GAME [POSITION] --json`."""
+    """The value of every legal move, as `cutoff analyse GAME [POSITION] --json`: exact, or
+    with a budget (time_ms, nodes: each at least 1) returned within it, each move with its
+    proven bounds (lo, hi) and a best guess."""
 
 def cfr(
     game: str,
@@ -488,7 +512,16 @@ class Solver:
         progress_every: float = 1.0,
     ) -> SolveResult:
         """Solves position on the kept table."""
-    def analyse(self, position: _Position = None, *, book: Optional[str] = None) -> AnalyseResult:
-        """Every legal move's exact value at position, on the kept table."""
+    def analyse(
+        self,
+        position: _Position = None,
+        *,
+        book: Optional[str] = None,
+        time_ms: Optional[int] = None,
+        nodes: Optional[int] = None,
+    ) -> AnalyseResult:
+        """Every legal move's value at position, on the kept table: exact, or with a budget
+        (time_ms, nodes) returned within it, each move with its proven bounds and a best
+        guess."""
     def clear(self) -> None:
         """Empties the table."""

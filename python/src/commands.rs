@@ -224,17 +224,21 @@ pub(crate) fn solve(
     )
 }
 
-/// The exact value of every legal move, as `cutoff analyse GAME [POSITION] --json`, as an
-/// `AnalyseResult` (its `moves` a list of `MoveScore`).
+/// The value of every legal move, as `cutoff analyse GAME [POSITION] --json`, as an
+/// `AnalyseResult` (its `moves` a list of `MoveScore`): exact, unless a budget is given.
 ///
 /// `position` as `solve`'s. `tt_mb=64`: the table shared by the moves' searches;
 /// `threads=None`: each search's (every core); `book=None`: an opening book file, or
-/// "builtin" for the Connect Four book in the module; `board`, `connect`, `branching`,
+/// "builtin" for the Connect Four book in the module; `time_ms=None`, `nodes=None`: a
+/// budget in milliseconds and in nodes over every move (each at least 1): the call returns
+/// within it, each move with the bounds proved for it (`lo`, `hi`) and, where they do not
+/// meet (`exact` False), a best guess as its `value`; `board`, `connect`, `branching`,
 /// `depth`, `seed=1`, `order="random"`, `root="max"`: the game's options, as `solve`'s.
 #[pyfunction]
 #[pyo3(signature = (
-    game, position=None, *, tt_mb=Int(64), threads=None, book=None, board=None, connect=None,
-    branching=None, depth=None, seed=Int(1), order="random", root="max"
+    game, position=None, *, tt_mb=Int(64), threads=None, book=None, time_ms=None, nodes=None,
+    board=None, connect=None, branching=None, depth=None, seed=Int(1), order="random",
+    root="max"
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn analyse(
@@ -244,6 +248,8 @@ pub(crate) fn analyse(
     tt_mb: Int,
     threads: Option<Int>,
     book: Option<String>,
+    time_ms: Option<Int>,
+    nodes: Option<Int>,
     board: Option<&str>,
     connect: Option<Int>,
     branching: Option<Int>,
@@ -267,6 +273,8 @@ pub(crate) fn analyse(
         tt_mb: int("tt_mb", tt_mb)?,
         threads: opt_int("threads", threads)?,
         book,
+        time_ms: opt_int("time_ms", time_ms)?,
+        nodes: opt_int("nodes", nodes)?,
     };
     run_command(
         py,
@@ -484,13 +492,18 @@ impl Solver {
         )
     }
 
-    /// Every legal move's exact value at `position`, as `cutoff.analyse`, on the kept table.
-    #[pyo3(signature = (position=None, *, book=None))]
+    /// Every legal move's value at `position`, as `cutoff.analyse`, on the kept table:
+    /// exact, unless `time_ms` or `nodes` (budgets for this call, each at least 1) is given;
+    /// then the call returns within the budget, each move with its proven bounds (`lo`,
+    /// `hi`) and a best guess where they do not meet.
+    #[pyo3(signature = (position=None, *, book=None, time_ms=None, nodes=None))]
     fn analyse(
         &self,
         py: Python<'_>,
         position: Option<&Bound<'_, PyAny>>,
         book: Option<String>,
+        time_ms: Option<Int>,
+        nodes: Option<Int>,
     ) -> PyResult<Py<PyAny>> {
         let mut game = self.solve.game.clone();
         game.position = position_text(game.game, self.width, position)?;
@@ -499,6 +512,8 @@ impl Solver {
             tt_mb: self.solve.search.tt_mb,
             threads: self.solve.search.threads,
             book,
+            time_ms: opt_int("time_ms", time_ms)?,
+            nodes: opt_int("nodes", nodes)?,
         };
         let table = &self.table;
         run_command(

@@ -203,7 +203,9 @@ report_methods!(
     }
 );
 
-/// One move of `analyse`'s report.
+/// One move of `analyse`'s report: its value (exact, or with a budget where `exact` is false
+/// the best guess), the bounds proved for it (`lo <= value <= hi`; equal where exact) and the
+/// plies the guess looked ahead (`depth`, None where exact or where no depth finished).
 #[pyclass(module = "cutoff", frozen)]
 #[derive(Clone, Deserialize)]
 pub(crate) struct MoveScore {
@@ -214,6 +216,14 @@ pub(crate) struct MoveScore {
     value: i32,
     #[pyo3(get)]
     explain: String,
+    #[pyo3(get)]
+    exact: bool,
+    #[pyo3(get)]
+    lo: i32,
+    #[pyo3(get)]
+    hi: i32,
+    #[pyo3(get)]
+    depth: Option<usize>,
 }
 
 #[pymethods]
@@ -224,15 +234,25 @@ impl MoveScore {
         d.set_item("move", &self.mv)?;
         d.set_item("value", self.value)?;
         d.set_item("explain", &self.explain)?;
+        d.set_item("exact", self.exact)?;
+        d.set_item("lo", self.lo)?;
+        d.set_item("hi", self.hi)?;
+        d.set_item("depth", self.depth)?;
         Ok(d)
     }
 
     fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-        repr_of(slf.as_any(), "MoveScore", &["move", "value", "explain"])
+        repr_of(
+            slf.as_any(),
+            "MoveScore",
+            &["move", "value", "exact", "lo", "hi", "explain"],
+        )
     }
 }
 
-/// The report of `analyse`: every legal move with its exact value.
+/// The report of `analyse`: every legal move with its value, exact unless a budget was given
+/// (`budget`, in words); the position's value, whether it is proved (`exact`) and the bounds
+/// proved for it (`lo`, `hi`).
 #[pyclass(module = "cutoff", frozen)]
 #[derive(Clone, Deserialize)]
 pub(crate) struct AnalyseResult {
@@ -252,9 +272,17 @@ pub(crate) struct AnalyseResult {
     #[pyo3(get)]
     explain: String,
     #[pyo3(get)]
+    exact: bool,
+    #[pyo3(get)]
+    lo: i32,
+    #[pyo3(get)]
+    hi: i32,
+    #[pyo3(get)]
     best_move: Option<String>,
     #[pyo3(get)]
     moves: Vec<MoveScore>,
+    #[pyo3(get)]
+    budget: Option<String>,
     #[pyo3(get)]
     nodes: u64,
     #[pyo3(get)]
@@ -265,7 +293,10 @@ pub(crate) struct AnalyseResult {
     text: String,
 }
 
-report_methods!(AnalyseResult, ["game", "value", "best_move", "nodes"]);
+report_methods!(
+    AnalyseResult,
+    ["game", "value", "exact", "best_move", "nodes"]
+);
 
 /// One information set's average strategy in a CFR report.
 #[pyclass(module = "cutoff", frozen)]

@@ -46,6 +46,9 @@ def test_a_value_of_the_wrong_type_is_a_type_error(name, value):
         lambda: cutoff.cfr("kuhn", iterations=True),
         lambda: cutoff.cfr("kuhn", algo=7),
         lambda: cutoff.analyse("connect4", book=1),
+        lambda: cutoff.analyse("connect4", nodes=True),
+        lambda: cutoff.analyse("connect4", time_ms=1.5),
+        lambda: cutoff.Solver("connect4", tt_mb=1).analyse("44", nodes="many"),
         lambda: cutoff.Solver("connect4", tt_mb=1).solve("44", nodes=True),
     ],
 )
@@ -68,6 +71,13 @@ def test_bools_and_other_types_are_refused_where_they_do_not_belong(call):
         (lambda: cutoff.solve("random", branching=2, depth=4, order="sideways"), "order"),
         (lambda: cutoff.solve("connect4", table_file_nodes=0), "table_file_nodes must be at least 1"),
         (lambda: cutoff.analyse("connect4", tt_mb=0), "tt_mb must be between"),
+        (lambda: cutoff.analyse("connect4", time_ms=0), "time_ms must be at least 1"),
+        (lambda: cutoff.analyse("connect4", nodes=0), "nodes must be at least 1"),
+        (lambda: cutoff.analyse("connect4", time_ms=-5), "time_ms must not be negative, got -5"),
+        (lambda: cutoff.analyse("connect4", nodes=-1), "nodes must not be negative, got -1"),
+        (lambda: cutoff.analyse("connect4", nodes=10**40), "nodes .* is out of range"),
+        (lambda: cutoff.Solver("connect4", tt_mb=1).analyse("44", time_ms=0), "time_ms must be at least 1"),
+        (lambda: cutoff.Solver("connect4", tt_mb=1).analyse("44", nodes=-3), "nodes must not be negative"),
         (lambda: cutoff.cfr("kuhn", iterations=-1), "iterations must not be negative, got -1"),
         (lambda: cutoff.cfr("kuhn", iterations=10**30), "iterations .* is out of range"),
         (lambda: cutoff.cfr("kuhn", every=0), "every must be at least 1"),
@@ -139,13 +149,20 @@ def test_results_are_typed_with_the_command_s_fields():
 
     a = cutoff.analyse("tictactoe", threads=1)
     assert isinstance(a, cutoff.AnalyseResult) and a.value == 0 and len(a.moves) == 9
+    # Without a budget everything is exact: the bounds meet at the value.
+    assert (a.exact, a.lo, a.hi, a.budget) == (True, 0, 0, None)
+    assert repr(a).startswith("cutoff.AnalyseResult(game='tictactoe', value=0, exact=True")
     m = a.moves[0]
     assert isinstance(m, cutoff.MoveScore) and m.to_dict() == {
         "move": m.move,
         "value": m.value,
         "explain": m.explain,
+        "exact": True,
+        "lo": m.value,
+        "hi": m.value,
+        "depth": None,
     }
-    assert "MoveScore(move=" in repr(m)
+    assert repr(m).startswith(f"cutoff.MoveScore(move={m.move!r}, value={m.value}, exact=True")
 
     c = cutoff.cfr("kuhn", iterations=20)
     assert isinstance(c, cutoff.CfrResult) and c.iterations == 20
@@ -180,6 +197,22 @@ def test_a_solver_keeps_its_table_between_calls():
     assert warm.nodes < fresh.nodes
     s.clear()
     assert s.solve("4453").nodes == first.nodes
+
+
+def test_a_solver_analyses_within_a_budget():
+    s = cutoff.Solver("connect4", tt_mb=16, threads=1)
+    a = s.analyse("44", nodes=5000)
+    assert a.budget == "5000 nodes" and not a.exact
+    assert all(m.lo <= m.value <= m.hi for m in a.moves)
+    assert not all(m.exact for m in a.moves)
+    # Near the end a large budget settles every move, as the exact analysis does.
+    end = "7422341735647741166133573473242566"
+    exact = cutoff.analyse("connect4", end, threads=1)
+    budgeted = s.analyse(end, nodes=10**9)
+    assert budgeted.exact and all(m.exact for m in budgeted.moves)
+    assert [(m.move, m.value) for m in budgeted.moves] == [(m.move, m.value) for m in exact.moves]
+    # The budget is the call's: the next call without one is exact.
+    assert s.analyse(end).budget is None
 
 
 def test_a_solver_on_another_board():

@@ -83,6 +83,64 @@ def test_analyse_gives_the_command_s_report():
 
 
 @needs_binary
+def test_a_budgeted_analyse_gives_the_command_s_report():
+    # A node budget on one thread: every move's search stops at the same node.
+    py = cutoff.analyse("connect4", "44", nodes=5000, threads=1)
+    cmd = command("analyse", "connect4", "44", "--nodes", "5000", "--threads", "1")
+    same_report(py, cmd)
+    assert py.budget == "5000 nodes" and py.exact is False
+
+
+def test_a_budgeted_analyse_gives_each_move_its_bounds_and_a_guess():
+    a = cutoff.analyse("connect4", "44", nodes=5000, threads=1)
+    assert isinstance(a, cutoff.AnalyseResult) and len(a.moves) == 7
+    assert a.budget == "5000 nodes"
+    for m in a.moves:
+        assert isinstance(m, cutoff.MoveScore)
+        assert m.lo <= m.value <= m.hi, m
+        if m.exact:
+            assert m.lo == m.value == m.hi and m.depth is None, m
+        else:
+            assert m.lo < m.hi, m
+            assert m.depth is None or m.depth >= 1, m
+    assert not all(m.exact for m in a.moves)
+    # The position's proven range is its best move's: the best lower and upper bounds.
+    assert a.lo == max(m.lo for m in a.moves) and a.hi == max(m.hi for m in a.moves)
+    assert a.lo <= a.value <= a.hi and not a.exact
+    assert a.best_move in [m.move for m in a.moves]
+    d = a.to_dict()
+    assert (d["exact"], d["lo"], d["hi"], d["budget"]) == (a.exact, a.lo, a.hi, a.budget)
+    assert d["moves"] == [m.to_dict() for m in a.moves]
+    assert "exact=False" in repr(a) and "lo=" in repr(a.moves[0])
+
+
+def end_positions(count):
+    """The first `count` positions of the Connect Four test set End-Easy (moves, score)."""
+    lines = (ROOT / "positions" / "connect4" / "end-easy.txt").read_text().splitlines()
+    return [line.split()[0] for line in lines[:count]]
+
+
+@pytest.mark.parametrize("position", end_positions(3))
+@pytest.mark.parametrize("budget", [{"nodes": 10**9}, {"time_ms": 10**7}], ids=repr)
+def test_a_large_budget_near_the_end_gives_the_exact_analysis(position, budget):
+    exact = cutoff.analyse("connect4", position, threads=1)
+    budgeted = cutoff.analyse("connect4", position, threads=1, **budget)
+    assert exact.exact and exact.budget is None
+    assert all(m.exact and m.lo == m.value == m.hi and m.depth is None for m in exact.moves)
+    assert budgeted.budget is not None
+    assert all(m.exact for m in budgeted.moves)
+    assert [(m.move, m.value, m.lo, m.hi) for m in budgeted.moves] == [
+        (m.move, m.value, m.lo, m.hi) for m in exact.moves
+    ]
+    assert (budgeted.exact, budgeted.value, budgeted.lo, budgeted.hi) == (
+        True,
+        exact.value,
+        exact.value,
+        exact.value,
+    )
+
+
+@needs_binary
 @pytest.mark.parametrize("game, algo", [("kuhn", "cfr"), ("kuhn", "dcfr"), ("leduc", "cfr+")])
 def test_cfr_gives_the_command_s_strategy_and_curve(game, algo):
     py = cutoff.cfr(game, algo=algo, iterations=50)
@@ -114,6 +172,8 @@ def test_cfr_compares_several_algorithms():
         (lambda: cutoff.solve("connect4", threads=0), "^threads must be at least 1"),
         (lambda: cutoff.solve("tictactoe", weak=True, algo="pvs"), "^weak needs algo solve"),
         (lambda: cutoff.analyse("tictactoe", book="builtin"), "book"),
+        (lambda: cutoff.analyse("connect4", time_ms=0), "^time_ms must be at least 1"),
+        (lambda: cutoff.analyse("connect4", nodes=0), "^nodes must be at least 1"),
         (lambda: cutoff.cfr("chess"), "unknown game 'chess'"),
         (lambda: cutoff.cfr("kuhn", iterations=0), "^iterations must be at least 1"),
     ],

@@ -1,7 +1,7 @@
 //! `cutoff analyse GAME [POSITION]`: the exact value of every legal move, as the front ends of
 //! the strong Connect Four solvers show the seven column scores.
 
-use crate::analysis::{report, AnalyseJson, Engine};
+use crate::analysis::{report, AnalyseJson, Budget, Engine};
 use crate::output::{move_table, with_words};
 use crate::position::{AnyGame, Describe, GameOptions, GameVisitor};
 use crate::{AppError, Control, Outcome};
@@ -24,6 +24,11 @@ pub struct Options {
     /// search and with each other by negamax); values beyond those checks, the deepest
     /// positions', are believed.
     pub book: Option<String>,
+    /// A time budget in milliseconds: every move then gets the bounds proved for it in that
+    /// time and a best guess (see [`crate::analysis::Budget`]).
+    pub time_ms: Option<u64>,
+    /// A node budget, over every move, as `time_ms` is one of time.
+    pub nodes: Option<u64>,
 }
 
 /// What `cutoff analyse` finds, under `control` (its stop flag), before it is printed.
@@ -51,6 +56,7 @@ fn run(
 ) -> Result<Outcome, AppError> {
     crate::options::table_mib(args.tt_mb)?;
     let threads = crate::options::threads(args.threads)?;
+    let budget = Budget::new(args.time_ms, args.nodes)?;
     let game = AnyGame::parse(&args.game)?;
     let scale = game.scale();
     game.visit(Analyse {
@@ -59,6 +65,7 @@ fn run(
         table,
         threads,
         scale,
+        budget,
     })
 }
 
@@ -69,6 +76,7 @@ struct Analyse<'a> {
     table: Option<&'a cutoff::tt::TranspositionTable>,
     threads: usize,
     scale: Value,
+    budget: Budget,
 }
 
 impl GameVisitor for Analyse<'_> {
@@ -104,6 +112,7 @@ impl GameVisitor for Analyse<'_> {
         };
         let engine = Engine {
             book: book.as_ref(),
+            budget: self.budget,
             ..Engine::new(
                 tt,
                 pool.as_ref(),
@@ -147,10 +156,25 @@ fn text_report<G: Describe>(game: &G, pos: &G::Pos, r: &AnalyseJson) -> String {
         game.to_move_name(pos)
     ));
     s.push_str(&move_table(&r.moves));
-    s.push_str(&format!("value:     {}\n", with_words(r.value, &r.explain)));
+    if r.exact {
+        s.push_str(&format!("value:     {}\n", with_words(r.value, &r.explain)));
+    } else {
+        s.push_str(&format!(
+            "value:     not proved within {}: between {} and {}, best guess {}\n",
+            r.budget.as_deref().unwrap_or("the budget"),
+            r.lo,
+            r.hi,
+            with_words(r.value, &r.explain)
+        ));
+    }
     s.push_str(&format!(
-        "best move: {}\n",
-        r.best_move.as_deref().unwrap_or("none")
+        "best move: {}{}\n",
+        r.best_move.as_deref().unwrap_or("none"),
+        if r.exact || r.best_move.is_none() {
+            ""
+        } else {
+            " (the best found, not proved)"
+        }
     ));
     s.push_str(&format!("nodes:     {}\n", r.nodes));
     s.push_str(&format!("time:      {:.3} ms\n", r.time_ms));

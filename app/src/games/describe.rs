@@ -56,6 +56,13 @@ pub trait Describe: Notation {
     ) -> Option<String> {
         None
     }
+
+    /// The time `cutoff play` gives the engine a move where the person gave no budget:
+    /// `None` (the default) to solve each move exactly, a duration for a game whose moves
+    /// take longer to prove than a person waits.
+    fn play_budget(&self) -> Option<std::time::Duration> {
+        None
+    }
 }
 
 impl Describe for TakeAway {
@@ -89,6 +96,9 @@ impl Describe for TicTacToe {
         }
     }
 }
+
+/// The per-move budget of `cutoff play` on Connect Four boards beyond exact reach.
+const PLAY_BUDGET: std::time::Duration = std::time::Duration::from_secs(3);
 
 impl<G: Geometry> Describe for Connect4<G> {
     fn describe(&self, pos: &Bitboard<G::Word>) -> String {
@@ -138,6 +148,13 @@ impl<G: Geometry> Describe for Connect4<G> {
             Player::First => "X",
             Player::Second => "O",
         }
+    }
+
+    /// Boards larger than 7x6: the opening moves of 7x7 take minutes to prove, of 8x7 and
+    /// beyond hours (docs/measurements/connect4-sizes.md); 7x6 and smaller stay exact.
+    fn play_budget(&self) -> Option<std::time::Duration> {
+        let g = self.geometry();
+        (g.width() * g.height() > 42).then_some(PLAY_BUDGET)
     }
 }
 

@@ -28,6 +28,13 @@ pub struct Args {
     /// positions', are believed.
     #[arg(long)]
     pub book: Option<String>,
+    /// Time budget in milliseconds: every move gets the bounds proved for it in that time and
+    /// a best guess (from iterative deepening); the answer comes within the budget.
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Node budget over every move, as --time-ms is one of time.
+    #[arg(long)]
+    pub nodes: Option<u64>,
 }
 
 impl Args {
@@ -38,6 +45,8 @@ impl Args {
             tt_mb: self.tt_mb,
             threads: self.threads,
             book: self.book.clone(),
+            time_ms: self.time_ms,
+            nodes: self.nodes,
         }
     }
 }

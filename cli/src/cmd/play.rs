@@ -1,8 +1,10 @@
 //! `cutoff play GAME [POSITION]`: play against the solver in the terminal, one command a line
-//! from standard input (so a game can be piped in), the engine answering with an exact solve.
+//! from standard input (so a game can be piped in), the engine answering with an exact solve,
+//! or within a budget a move (`--time-ms`, `--nodes`, or the game's default on boards beyond
+//! exact reach) with the best move it found.
 
 use cutoff::{MoveBuffer, Player};
-use cutoff_app::analysis::{score_moves, Engine, MoveJson};
+use cutoff_app::analysis::{score_moves, Budget, Engine, MoveJson};
 use cutoff_app::output::{move_table, with_words};
 use cutoff_app::position::{AnyGame, Describe, GameVisitor};
 use cutoff_app::{AppError, AppResult};
@@ -41,6 +43,17 @@ pub struct Args {
     /// Threads for the engine's searches (default: all cores); 1 runs the serial search.
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Time budget for each engine move and hint, in milliseconds: the engine plays the best
+    /// move it found and says what it proved. Connect Four boards larger than 7x6 have a
+    /// budget of 3000 ms unless given one (or --exact).
+    #[arg(long)]
+    pub time_ms: Option<u64>,
+    /// Node budget for each engine move and hint, as --time-ms is one of time.
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Solve every move exactly, on any board (no default budget).
+    #[arg(long, conflicts_with_all = ["time_ms", "nodes"])]
+    pub exact: bool,
 }
 
 /// Raised while the program waits at the prompt: Ctrl-C then ends it at once (during a
@@ -119,7 +132,14 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
     fn visit<G: Describe>(mut self, game: &G) -> AppResult {
         let tt = cutoff_app::options::table(self.args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;
-        let engine = Engine::new(&tt, pool.as_ref(), self.args.threads.is_none(), self.stop);
+        let mut budget = Budget::new(self.args.time_ms, self.args.nodes)?;
+        if !budget.is_set() && !self.args.exact {
+            budget.time = game.play_budget();
+        }
+        let engine = Engine {
+            budget,
+            ..Engine::new(&tt, pool.as_ref(), self.args.threads.is_none(), self.stop)
+        };
         let out = &mut self.out;
         let mut pos = game.initial();
         let human = match self.args.first {
@@ -134,6 +154,13 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
             game.side_name(human.other()),
             example(game, &pos).map_or(String::new(), |m| format!(" (like {m})")),
         );
+        if let Some(words) = budget.words() {
+            say!(
+                out,
+                "The engine plays from a budget of {words} a move: the best move it finds, \
+                 not a proof (--exact solves every move)."
+            );
+        }
         show(game, &pos, human, out);
         // The positions before each of the human's moves, for undo.
         let mut history: Vec<G::Pos> = Vec::new();
@@ -142,25 +169,8 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
         loop {
             let over = game.outcome(&pos);
             if over.is_none() && game.to_move(&pos) != human {
-                let (value, best, _) = engine
-                    .solve(game, pos)
-                    .map_err(|_| AppError::InterruptedWhile("the engine was thinking".into()))?;
-                let Some(mv) = best.or_else(|| first_move(game, &pos)) else {
-                    return Err(AppError::invalid(
-                        "the engine found no move in a position that is not over",
-                    ));
-                };
-                let words = game.explain_value(&pos, value);
-                let words = if words == value.to_string() {
-                    String::new()
-                } else {
-                    format!(": {words}")
-                };
-                say!(
-                    out,
-                    "engine plays {}  (score {value} for the engine{words})",
-                    game.format_move(&pos, mv),
-                );
+                let (mv, said) = engine_move(game, &pos, &engine)?;
+                say!(out, "engine plays {}  ({said})", game.format_move(&pos, mv));
                 pos = game.play(&pos, mv);
                 show(game, &pos, human, out);
                 continue;
@@ -224,21 +234,22 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
                     let rows: Vec<MoveJson> = scores
                         .moves
                         .iter()
-                        .map(|&(mv, v)| MoveJson {
-                            mv: game.format_move(&pos, mv),
-                            value: v,
-                            explain: game.explain_value(&pos, v),
-                        })
+                        .map(|m| MoveJson::new(game, &pos, m, 1))
                         .collect();
                     say!(out, "scores for you ({}):", game.side_name(human));
                     let _ = write!(out, "{}", move_table(&rows));
                     if let Some((mv, v)) = scores.best() {
-                        say!(
-                            out,
-                            "best: {}, {}",
-                            game.format_move(&pos, mv),
-                            with_words(v, &game.explain_value(&pos, v))
-                        );
+                        let words = with_words(v, &game.explain_value(&pos, v));
+                        if scores.settled() {
+                            say!(out, "best: {}, {words}", game.format_move(&pos, mv));
+                        } else {
+                            say!(
+                                out,
+                                "best found: {}, guess {words} (not proved within {})",
+                                game.format_move(&pos, mv),
+                                engine.budget.words().unwrap_or_default()
+                            );
+                        }
                     }
                 }
                 _ => {
@@ -259,6 +270,56 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
             }
         }
     }
+}
+
+/// The engine's move at `pos` and what it says of it: solved exactly, or without a budget
+/// the best move found within it, with the bounds proved.
+fn engine_move<G: Describe>(
+    game: &G,
+    pos: &G::Pos,
+    engine: &Engine<'_>,
+) -> Result<(G::Move, String), AppError> {
+    let thinking = || AppError::InterruptedWhile("the engine was thinking".into());
+    let no_move = || AppError::invalid("the engine found no move in a position that is not over");
+    let words = |v: cutoff::Value| {
+        let w = game.explain_value(pos, v);
+        if w == v.to_string() {
+            String::new()
+        } else {
+            format!(": {w}")
+        }
+    };
+    if !engine.budget.is_set() {
+        let (value, best, _) = engine.solve(game, *pos).map_err(|_| thinking())?;
+        let mv = best.or_else(|| first_move(game, pos)).ok_or_else(no_move)?;
+        return Ok((mv, format!("score {value} for the engine{}", words(value))));
+    }
+    let scores = score_moves(game, pos, engine).map_err(|_| thinking())?;
+    let (mv, guess) = scores.best().ok_or_else(no_move)?;
+    let (lo, hi) = scores
+        .moves
+        .iter()
+        .map(|m| (m.lo, m.hi))
+        .reduce(|(a, b), (c, d)| (a.max(c), b.max(d)))
+        .unwrap_or((guess, guess));
+    let said = if lo == hi {
+        format!(
+            "score {lo} for the engine{}, proved within the budget",
+            words(lo)
+        )
+    } else if (lo, hi) == game.value_range() {
+        format!(
+            "from the budget, not a proof: no bound proved yet, best guess {guess}{}",
+            words(guess)
+        )
+    } else {
+        format!(
+            "from the budget, not a proof: score between {lo} and {hi} for the engine, best \
+             guess {guess}{}",
+            words(guess)
+        )
+    };
+    Ok((mv, said))
 }
 
 /// The first legal move of `pos`, if any.

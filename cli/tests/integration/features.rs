@@ -245,6 +245,80 @@ fn play_connect4_shows_the_board_takes_back_and_hints() {
 }
 
 #[test]
+fn play_from_a_budget_says_so_and_answers_every_move() {
+    // 16x7 is beyond exact reach: a default budget, said at the start and at every move.
+    let text = ok(
+        &[
+            "play",
+            "connect4",
+            "--board",
+            "16x7",
+            "--first",
+            "engine",
+            "--threads",
+            "1",
+            "--nodes",
+            "20000",
+        ],
+        "8\n9\nhint\nquit\n",
+    );
+    assert!(
+        text.contains("The engine plays from a budget of 20000 nodes a move"),
+        "{text}"
+    );
+    let replies = text
+        .lines()
+        .filter(|l| l.starts_with("engine plays "))
+        .count();
+    assert_eq!(replies, 3, "{text}");
+    assert!(text.contains("from the budget, not a proof: "), "{text}");
+    // The hint: sixteen columns, each a guess with its proven bounds.
+    assert!(text.contains("proved"), "{text}");
+    assert!(text.contains("best found: "), "{text}");
+    // A finished position's move is still proved within a budget.
+    let text = ok(
+        &[
+            "play",
+            "connect4",
+            MIDGAME,
+            "--threads",
+            "1",
+            "--nodes",
+            "100000",
+        ],
+        "4\nquit\n",
+    );
+    assert!(
+        text.contains("engine plays 6  (score 8 for the engine: win with its 14th stone, proved within the budget)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn analyse_within_a_budget_gives_every_move_bounds() {
+    let j = analyse_json(&["connect4", "1,2", "--board", "8x7", "--nodes", "100000"]);
+    let moves = j["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 8, "{j}");
+    assert!(moves.iter().any(|m| m["exact"] == false), "{j}");
+    for m in moves {
+        assert!(m["lo"].as_i64() <= m["value"].as_i64(), "{m}");
+        assert!(m["value"].as_i64() <= m["hi"].as_i64(), "{m}");
+    }
+    assert_eq!(j["budget"], "100000 nodes");
+    // Near the end the budget proves everything: the same answer as without it.
+    let exact = analyse_json(&["connect4", MIDGAME]);
+    let budgeted = analyse_json(&["connect4", MIDGAME, "--time-ms", "60000"]);
+    assert_eq!(budgeted["moves"], exact["moves"]);
+    assert_eq!(budgeted["exact"], true);
+    for bad in [["--time-ms", "0"], ["--nodes", "0"]] {
+        let out = cutoff(&[&["analyse", "connect4", "4"][..], &bad[..]].concat(), "");
+        let e = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success());
+        assert!(e.contains(bad[0]) && e.contains("at least 1"), "{e}");
+    }
+}
+
+#[test]
 fn play_bad_input_gets_a_message_and_the_game_goes_on() {
     let text = ok(
         &[

@@ -150,6 +150,23 @@ fn analyse_and_solve_answer_as_the_command_line_does() {
     assert_eq!(j["exact"], false);
     let (status, _) = s.json("/api/solve?game=connect4&time_ms=0");
     assert_eq!(status, 400);
+    // Analyse within a budget: every move of an 8x7 opening with what was proved of it.
+    let (status, j) = s.json("/api/analyse?game=connect4&board=8x7&pos=1,2&nodes=200000");
+    assert_eq!(status, 200, "{j}");
+    let moves = j["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 8, "{j}");
+    for m in moves {
+        let (lo, v, hi) = (&m["lo"], &m["value"], &m["hi"]);
+        assert!(
+            lo.as_i64() <= v.as_i64() && v.as_i64() <= hi.as_i64(),
+            "{m}"
+        );
+    }
+    assert_eq!(j["exact"], false, "{j}");
+    for bad in ["nodes=0", "time_ms=0", "time_ms=20001", "nodes=-1"] {
+        let (status, j) = s.json(&format!("/api/analyse?game=connect4&{bad}"));
+        assert_eq!(status, 400, "{bad}: {j}");
+    }
     let (status, j) = s.json("/api/health");
     assert_eq!((status, j["ok"].clone()), (200, Json::Bool(true)));
     // Other boards, as the page's links give them: the scores are the command line's.

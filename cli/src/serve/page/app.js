@@ -31,6 +31,22 @@ function shapeText() {
   return `${s.w}x${s.h}` + (s.k === 4 ? "" : `/${s.k}`);
 }
 
+// The time budget of an analysis or a solver's move, in ms (`null`: exact): the one chosen,
+// or by default exact up to 7x6's 42 cells and 3 s beyond, as `cutoff play` does.
+function budgetMs() {
+  const v = $("budget").value;
+  if (v === "exact") return null;
+  if (v !== "auto") return Number(v);
+  const cells = state.game === "connect4" ? state.shape.w * state.shape.h : 9;
+  return cells > 42 ? 3000 : null;
+}
+
+// The budget's part of an API request.
+function budgetParam() {
+  const ms = budgetMs();
+  return ms === null ? "" : `&time_ms=${ms}`;
+}
+
 // The board's part of a link or an API request: nothing on the standard board.
 function boardParam() {
   return state.game === "connect4" && !standard() ? `&board=${encodeURIComponent(shapeText())}` : "";
@@ -172,9 +188,10 @@ function draw() {
       const s = scoreOf(c + 1);
       if (s) {
         const t = el("text", { x: c * 100 + 50, y: 28, class: "score " + kind(s.value) }, g);
-        t.textContent = (s.value > 0 ? "+" : "") + s.value;
+        // A guess (not proved within the budget) is marked with a tilde.
+        t.textContent = (s.exact ? "" : "~") + (s.value > 0 ? "+" : "") + s.value;
         // The words, shown when the pointer rests on the column.
-        el("title", {}, g).textContent = `column ${c + 1}: ${s.explain}`;
+        el("title", {}, g).textContent = `column ${c + 1}: ${proved(s)}`;
       }
       g.addEventListener("click", () => play(c + 1));
     }
@@ -209,7 +226,7 @@ function draw() {
     for (const m of state.scores.moves) {
       const tr = document.createElement("tr");
       if (m.value === state.scores.value) tr.className = "best";
-      for (const text of [m.move, m.value, m.explain]) {
+      for (const text of [m.move, (m.exact ? "" : "~") + m.value, m.exact ? "exact" : `${m.lo} to ${m.hi}`, m.explain]) {
         const td = document.createElement("td");
         td.textContent = text;
         tr.appendChild(td);
@@ -217,9 +234,12 @@ function draw() {
       body.appendChild(tr);
     }
     const who = state.scores.to_move;
-    $("value").textContent = state.scores.terminal
-      ? `Game over: ${state.scores.explain} for ${who}.`
-      : `${who} to move: ${state.scores.explain} (score ${state.scores.value}).`;
+    const sc = state.scores;
+    $("value").textContent = sc.terminal
+      ? `Game over: ${sc.explain} for ${who}.`
+      : sc.exact
+        ? `${who} to move: ${sc.explain} (score ${sc.value}).`
+        : `${who} to move: not proved within ${sc.budget}; the score is between ${sc.lo} and ${sc.hi}, best guess ${sc.value} (${sc.explain}).`;
   }
 }
 
@@ -271,7 +291,7 @@ async function play(move) {
   draw();
   $("status").textContent = "The solver is thinking...";
   try {
-    const j = await answer(`api/solve?game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}&time_ms=3000`);
+    const j = await answer(`api/solve?game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}&time_ms=${budgetMs() || 3000}`);
     // Unless the human moved on meanwhile (undo, new game), the solver plays.
     if (state.moves.length === before && j.best_move) state.moves.push(Number(j.best_move));
   } catch (e) {
@@ -279,6 +299,11 @@ async function play(move) {
     return;
   }
   analyse();
+}
+
+// A move's score in words: exact, or the bounds proved and the guess.
+function proved(s) {
+  return s.exact ? s.explain : `between ${s.lo} and ${s.hi}, best guess ${s.explain}` + (s.depth ? ` (depth ${s.depth})` : "");
 }
 
 // The scores of the position, once found.
@@ -297,11 +322,12 @@ function showScores(j) {
 function analyse() {
   if (backend === null) return;
   if (state.request) state.request.close();
-  const query = `game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}`;
+  const query = `game=${state.game}${boardParam()}&pos=${encodeURIComponent(posText())}${budgetParam()}`;
   state.busy = true;
   state.scores = null;
   draw();
-  $("status").textContent = "Solving every move...";
+  const ms = budgetMs();
+  $("status").textContent = ms === null ? "Solving every move..." : `Scoring every move within ${ms / 1000} s...`;
   $("progress").textContent = backend === "browser" ? "in this browser, on one thread" : "";
   if (backend === "browser") {
     const c = call(`api/analyse?${query}`);
@@ -404,6 +430,7 @@ $("shape").addEventListener("change", () => {
   state.moves = [];
   analyse();
 });
+$("budget").addEventListener("change", () => analyse());
 $("restart").addEventListener("click", () => {
   state.moves = [];
   analyse();

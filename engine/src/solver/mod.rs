@@ -17,7 +17,7 @@
 //! the table it filled: small searches never pay for starting the parallel search, and large
 //! ones lose a few milliseconds at most.
 
-use crate::game::{Game, MoveBuffer, Notation, Value};
+use crate::game::{Game, Value};
 use crate::parallel::{parallel_iterative_deepening, parallel_search, ParallelResult};
 use crate::search::{iterative_deepening, Algorithm, Limits, Searcher, Stats};
 
@@ -27,8 +27,11 @@ pub use crate::parallel::{Mode, ParallelConfig};
 pub use crate::search::{MoveProgress, Progress, Snapshot};
 use crate::tt::file::Keep;
 use crate::tt::{TableError, TranspositionTable, TtStats};
+
+mod analyse;
+pub use analyse::{Analysis, MoveScore};
 use std::fmt;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Nodes a [`Threads::Auto`] search runs on one thread before it goes parallel: about 2.5 ms
@@ -117,32 +120,6 @@ pub struct Report<M> {
     pub stopped: Option<Stop>,
     /// Wall time of the search.
     pub elapsed: Duration,
-}
-
-/// Every legal move of a position with its exact value: what [`Solver::analyse`] returns.
-#[derive(Clone, Debug)]
-pub struct Analysis<M> {
-    /// Each legal move with its exact value from the side to move at the position, in the
-    /// game's order, except that moves written as plain numbers (columns, cells, amounts)
-    /// are sorted by that number. Where the search was stopped, the moves scored before.
-    pub moves: Vec<(M, Value)>,
-    /// Nodes searched, over all the moves.
-    pub nodes: u64,
-    /// True if the stop flag was raised before every move was scored.
-    pub stopped: bool,
-}
-
-impl<M: Copy> Analysis<M> {
-    /// The best value and the first move that reaches it, `None` without moves.
-    pub fn best(&self) -> Option<(M, Value)> {
-        let mut best: Option<(M, Value)> = None;
-        for &(mv, v) in &self.moves {
-            if best.is_none_or(|(_, b)| v > b) {
-                best = Some((mv, v));
-            }
-        }
-        best
-    }
 }
 
 /// A bad setting, or a resource the search could not get.
@@ -255,6 +232,7 @@ pub struct Solver<'a, G: Game> {
     time: Option<Duration>,
     nodes: Option<u64>,
     exact_nodes: Option<u64>,
+    exact_time: Option<Duration>,
     stop: Option<&'a AtomicBool>,
     progress: Option<&'a Progress>,
     keep: Option<&'a Keep>,
@@ -284,6 +262,7 @@ impl<'a, G: Game> Solver<'a, G> {
             time: None,
             nodes: None,
             exact_nodes: None,
+            exact_time: None,
             stop: None,
             progress: None,
             keep: None,
@@ -382,12 +361,21 @@ impl<'a, G: Game> Solver<'a, G> {
         self
     }
 
-    /// Stops a serial exact solve (one thread, no [`Solver::nodes`] or time budget) after
-    /// about this many nodes, with the bounds it proved so far ([`Verdict::Bounds`],
-    /// [`Stop::Budget`]): a job with a share of a larger proof (`crate::proof`). The
-    /// search checks it every few thousand nodes.
+    /// Stops an exact solve (no [`Solver::nodes`] or time budget) after about this many
+    /// nodes, with the bounds it proved so far ([`Verdict::Bounds`], [`Stop::Budget`]): a
+    /// job with a share of a larger proof (`crate::proof`), or one move's share of a
+    /// budgeted [`Solver::analyse`]. The search checks it every few thousand nodes (on
+    /// several threads, each overshoots it by a few nodes).
     pub fn exact_nodes(mut self, cap: Option<u64>) -> Self {
         self.exact_nodes = cap;
+        self
+    }
+
+    /// Stops an exact solve (no [`Solver::nodes`] or time budget) after about this long, as
+    /// [`Solver::exact_nodes`] does after its nodes: the value if it was proved in time, else
+    /// the bounds proved so far.
+    pub fn exact_time(mut self, cap: Option<Duration>) -> Self {
+        self.exact_time = cap;
         self
     }
 
@@ -422,119 +410,6 @@ impl<'a, G: Game> Solver<'a, G> {
     pub fn move_progress(mut self, progress: &'a MoveProgress) -> Self {
         self.move_progress = Some(progress);
         self
-    }
-
-    /// Scores every legal move of the position: plays it and solves the child exactly with
-    /// the null-window solver, each with this solver's table, threads and stop flag, the
-    /// value negated to be the mover's. A finished position has no moves. Takes no budget,
-    /// depth, weak solving, window or other algorithm; a raised stop flag ends it early,
-    /// with [`Analysis::stopped`] set.
-    pub fn analyse(self) -> Result<Analysis<G::Move>, SolveError>
-    where
-        G: Notation,
-    {
-        if self.time.is_some()
-            || self.nodes.is_some()
-            || self.depth.is_some()
-            || self.weak
-            || self.window.is_some()
-            || self.algo.is_some_and(|a| a != Algorithm::Solve)
-        {
-            return Err(SolveError::Settings(
-                "analyse solves every move exactly: no budget, depth, weak solving, window or algorithm other than solve".into(),
-            ));
-        }
-        if self.threads == Threads::Exactly(0) {
-            return Err(SolveError::Settings("0 threads asked for".into()));
-        }
-        let game = self.game;
-        let pos = &self.root;
-        let mut list = G::Moves::default();
-        if game.outcome(pos).is_none() {
-            game.moves(pos, &mut list);
-        }
-        let mut moves: Vec<G::Move> = list.as_slice().to_vec();
-        let numbers: Option<Vec<u64>> = moves
-            .iter()
-            .map(|&m| game.format_move(pos, m).parse().ok())
-            .collect();
-        if let Some(numbers) = numbers {
-            let mut keyed: Vec<(u64, G::Move)> = numbers.into_iter().zip(moves).collect();
-            keyed.sort_by_key(|&(n, _)| n);
-            moves = keyed.into_iter().map(|(_, m)| m).collect();
-        }
-        // One table and one pool for every move's search.
-        let mut owned = None;
-        let tt = self.table.open(&mut owned)?;
-        let owned_pool;
-        let pool = match (self.pool, self.threads) {
-            (Some(p), _) => Some(p),
-            (None, Threads::Exactly(1)) => None,
-            (None, t) => {
-                let want = match t {
-                    Threads::Exactly(n) => n,
-                    Threads::Auto => std::thread::available_parallelism()
-                        .map(|n| n.get())
-                        .unwrap_or(1),
-                };
-                if want > 1 {
-                    owned_pool = make_pool(want)?;
-                    Some(&owned_pool)
-                } else {
-                    None
-                }
-            }
-        };
-        let mut out = Analysis {
-            moves: Vec::with_capacity(moves.len()),
-            nodes: 0,
-            stopped: false,
-        };
-        if let Some(p) = self.move_progress {
-            p.total.store(moves.len(), Relaxed);
-        }
-        for (i, mv) in moves.into_iter().enumerate() {
-            let child = game.play(pos, mv);
-            let watch = self.move_progress.and_then(|p| {
-                p.current.store(i, Relaxed);
-                p.moves.get(i)
-            });
-            if let Some(v) = self.known.and_then(|known| known(&child)) {
-                out.moves.push((mv, -v));
-                continue;
-            }
-            let mut solver = Solver::new(game)
-                .position(child)
-                .algorithm(Algorithm::Solve)
-                .table(tt)
-                .parallel(self.parallel)
-                .thread_policy(self.threads);
-            if let Some(pool) = pool {
-                solver = solver.pool(pool);
-            }
-            if let Some(stop) = self.stop {
-                solver = solver.stop_flag(stop);
-            }
-            if let Some(p) = watch {
-                solver = solver.progress(p);
-            }
-            if let Some(k) = self.keep {
-                solver = solver.keep(k);
-            }
-            let r = solver.run()?;
-            out.nodes += r.stats.nodes;
-            match r.verdict {
-                Verdict::Exact(v) => out.moves.push((mv, -v)),
-                _ => {
-                    out.stopped = true;
-                    break;
-                }
-            }
-        }
-        if let Some(p) = self.move_progress {
-            p.current.store(out.moves.len(), Relaxed);
-        }
-        Ok(out)
     }
 
     /// Runs the search.
@@ -575,9 +450,15 @@ impl<'a, G: Game> Solver<'a, G> {
             None => Ok(()),
         };
         let start = Instant::now();
+        // An exact solve's own time cap (`exact_time`) ends it as a budget does, with bounds.
+        let exact_deadline = if budget {
+            None
+        } else {
+            self.exact_time.map(|t| start + t)
+        };
         let limits = Limits {
             nodes: self.nodes,
-            deadline: self.time.map(|t| start + t),
+            deadline: self.time.map(|t| start + t).or(exact_deadline),
             stop: self.stop,
             progress: Some(progress),
             keep: self.keep,
@@ -681,14 +562,13 @@ impl<'a, G: Game> Solver<'a, G> {
         };
         let mut finished = false;
         if serial_first {
-            let cap = match self.threads {
+            let auto = match self.threads {
                 Threads::Auto if parallel_algo && want > 1 => Some(AUTO_SERIAL_NODES),
                 _ => None,
             };
-            // A cap the caller set ends the search where it stands, as a budget does.
-            let (cap, capped) = match (self.exact_nodes, self.threads) {
-                (Some(n), Threads::Exactly(1)) => (Some(cap.map_or(n, |c| c.min(n))), true),
-                _ => (cap, false),
+            let cap = match (auto, self.exact_nodes) {
+                (Some(a), Some(n)) => Some(a.min(n)),
+                (a, n) => a.or(n),
             };
             let mut s = Searcher::new(self.game, self.root, self.depth)
                 .weak(self.weak)
@@ -711,7 +591,13 @@ impl<'a, G: Game> Solver<'a, G> {
                 out.verdict = settled(value, horizon, full);
                 out.best_move = best;
                 out.pv = s.pv().to_vec();
-            } else if cap.is_none() || capped || interrupted() {
+            } else if auto.is_none()
+                || interrupted()
+                || self.exact_nodes.is_some_and(|n| out.stats.nodes >= n)
+                || exact_deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                // A cap the caller set ends the search where it stands, as a budget does;
+                // only the automatic one hands it on to the parallel search.
                 out.stopped = Some(stop_reason());
                 let snap = progress.snapshot();
                 out.verdict = Verdict::Bounds {
@@ -730,6 +616,15 @@ impl<'a, G: Game> Solver<'a, G> {
                     owned_pool = make_pool(want)?;
                     &owned_pool
                 }
+            };
+            // What is left of the caller's cap after the serial start.
+            let spent = out.stats.nodes;
+            let limits = Limits {
+                nodes: self
+                    .exact_nodes
+                    .map(|n| n.saturating_sub(spent).max(1))
+                    .or(limits.nodes),
+                ..limits
             };
             let r: ParallelResult<G::Move> =
                 parallel_search(self.game, self.root, algo, tt, pool, config, limits);

@@ -309,12 +309,7 @@ pub fn report<G: Describe>(
     // The position's proven range: the best lower and the best upper bound of its moves.
     let (lo, hi) = match outcome {
         Some(v) => (v, v),
-        None => scores
-            .moves
-            .iter()
-            .map(|m| (m.lo, m.hi))
-            .reduce(|(a, b), (c, d)| (a.max(c), b.max(d)))
-            .unwrap_or((value, value)),
+        None => scores.bounds().unwrap_or((value, value)),
     };
     let rows: Vec<MoveJson> = scores
         .moves

@@ -296,12 +296,7 @@ fn engine_move<G: Describe>(
     }
     let scores = score_moves(game, pos, engine).map_err(|_| thinking())?;
     let (mv, guess) = scores.best().ok_or_else(no_move)?;
-    let (lo, hi) = scores
-        .moves
-        .iter()
-        .map(|m| (m.lo, m.hi))
-        .reduce(|(a, b), (c, d)| (a.max(c), b.max(d)))
-        .unwrap_or((guess, guess));
+    let (lo, hi) = scores.bounds().unwrap_or((guess, guess));
     let said = if lo == hi {
         format!(
             "score {lo} for the engine{}, proved within the budget",

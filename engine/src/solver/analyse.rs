@@ -76,6 +76,15 @@ impl<M: Copy> Analysis<M> {
             .map(|i| (self.moves[i].mv, self.moves[i].guess))
     }
 
+    /// The bounds proved for the position's value: the best lower and the best upper bound
+    /// of its moves (`None` without moves). Equal where the value is proved.
+    pub fn bounds(&self) -> Option<(Value, Value)> {
+        self.moves
+            .iter()
+            .map(|m| (m.lo, m.hi))
+            .reduce(|(a, b), (c, d)| (a.max(c), b.max(d)))
+    }
+
     /// True if every move listed has its exact value.
     pub fn settled(&self) -> bool {
         self.moves.iter().all(|m| m.exact().is_some())

@@ -218,6 +218,12 @@ fn a_small_budget_proves_only_true_bounds_and_keeps_to_it() {
                     left_open += 1;
                 }
             }
+            let value = want.iter().map(|&(_, v)| v).max().unwrap();
+            let (lo, hi) = a.bounds().unwrap();
+            assert!(
+                lo <= value && value <= hi,
+                "{lo}..{hi} but the value is {value}"
+            );
             let (mv, guess) = a.best().unwrap();
             let chosen = a.moves.iter().find(|m| m.mv == mv).unwrap();
             assert_eq!(chosen.guess, guess);

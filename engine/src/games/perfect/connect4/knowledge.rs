@@ -232,13 +232,13 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
     }
 
     #[inline(always)]
-    fn table_key(_game: &Connect4<G>, pos: &Bitboard<G::Word>) -> (u64, bool) {
+    fn table_key(game: &Connect4<G>, pos: &Bitboard<G::Word>) -> (u64, bool) {
         let k = pos.key();
         let m = pos.mirrored_key();
         if m < k {
-            (m.key64(), true)
+            (game.geo.table_key(m), true)
         } else {
-            (k.key64(), false)
+            (game.geo.table_key(k), false)
         }
     }
 

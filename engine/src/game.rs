@@ -388,6 +388,16 @@ pub trait Knowledge<G: Game + ?Sized> {
         None
     }
 
+    /// Whether the node at `pos` looks up each younger child's table entry before entering
+    /// it, and takes a child that its entry settles under the window as its value without a
+    /// node of its own: the child would have spent its analysis before reaching the same
+    /// entry. The eldest is entered at once: its entry, prefetched as the moves were
+    /// ordered, is rarely in cache yet, and waiting for it would stall what the child's own
+    /// analysis otherwise hides (default: never).
+    fn settle_children_from_table(_game: &G, _pos: &G::Pos) -> bool {
+        false
+    }
+
     /// Whether enhanced transposition cutoffs pay at `pos`: before searching its moves, the
     /// table is probed for every child, and a child whose stored bound already refutes the
     /// window cuts the node off. Each probe is a likely cache miss, so a game turns this on only

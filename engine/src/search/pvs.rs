@@ -137,7 +137,35 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         policy: &P,
     ) -> Value {
         self.descend_analysed(ply, i);
+        if i > 0 && G::Knowledge::settle_children_from_table(self.game, &self.arena.ply(ply).pos) {
+            if let Some(v) = self.settled_child(ply + 1, a, beta) {
+                return v;
+            }
+        }
         self.scout(ply + 1, a, beta, i == 0, policy)
+    }
+
+    /// The value, from its parent's side, of the child placed at `ply` if its table entry
+    /// settles it under the parent's window `(a, beta)`, as its own prologue's probe would
+    /// (see [`Knowledge::settle_children_from_table`]): `None` if it does not.
+    #[inline(always)]
+    fn settled_child(&mut self, ply: usize, a: Value, beta: Value) -> Option<Value> {
+        let tt = self.tt?;
+        let pos = self.arena.ply(ply).pos;
+        let (key, _) = G::Knowledge::table_key(self.game, &pos);
+        let (e, age) = tt.probe_aged(key, &mut self.tt_stats)?;
+        if e.depth < self.table_depth(self.horizon - ply, &pos) || !self.trusts(tt, e.depth, age) {
+            return None;
+        }
+        // The child's window is (-beta, -a); a fail-soft bound outside it is as good as the
+        // child's own answer.
+        let v = e.value as Value;
+        let settled = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => v >= -a,
+            Bound::Upper => v <= -beta,
+        };
+        settled.then_some(-v)
     }
 
     /// The value, from its parent's side, of the child already placed at `ply`, searched the

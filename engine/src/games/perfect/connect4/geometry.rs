@@ -247,6 +247,14 @@ pub trait Geometry: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static
         crate::rng::mix(k.key64())
     }
 
+    /// Whether nodes settle their younger children from the table before entering them
+    /// (see [`Knowledge::settle_children_from_table`](crate::knowledge::Knowledge::settle_children_from_table)).
+    /// [`Standard`] does not, so that 7x6 keeps the node counts measured without it.
+    #[inline(always)]
+    fn settles_children(&self) -> bool {
+        true
+    }
+
     /// The word with its columns reversed (a key, a bitboard, a set of cells).
     #[inline]
     fn mirror(&self, k: Self::Word) -> Self::Word {
@@ -361,6 +369,12 @@ impl Geometry for Standard {
     #[inline(always)]
     fn centre_order(&self) -> &[u8] {
         &[3, 2, 4, 1, 5, 0, 6]
+    }
+
+    #[inline(always)]
+    fn settles_children(&self) -> bool {
+        // 7x6's node counts stay those measured without it (see the trait's method).
+        false
     }
 
     #[inline(always)]

@@ -241,18 +241,31 @@ pub trait Geometry: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static
     /// board filling more than about 53 bits (8x6's last column, 8x7's, 10x6's last two) put
     /// positions differing only in its right-hand columns into one cluster, and 64 MiB tables
     /// thrashed (8x7: a third of the stores evicted a live entry, 1.7% on 7x7).
-    /// [`Standard`] keeps the raw key: its 49 bits all reach the index.
+    /// 7x6 with four in a row keeps the raw key, on any geometry: its 49 bits all reach the
+    /// index, and its node counts stay those measured with it.
     #[inline(always)]
     fn table_key(&self, k: Self::Word) -> u64 {
-        crate::rng::mix(k.key64())
+        if self.is_classic() {
+            k.key64()
+        } else {
+            crate::rng::mix(k.key64())
+        }
+    }
+
+    /// Whether this is 7x6 with four in a row, [`Standard`]'s shape, on whatever geometry:
+    /// the rules above that keep 7x6's measured node counts ask, so that the run-time 7x6
+    /// board still searches the same tree as [`Standard`].
+    #[inline(always)]
+    fn is_classic(&self) -> bool {
+        self.width() == 7 && self.height() == 6 && self.connect() == 4
     }
 
     /// Whether nodes settle their younger children from the table before entering them
     /// (see [`Knowledge::settle_children_from_table`](crate::knowledge::Knowledge::settle_children_from_table)).
-    /// [`Standard`] does not, so that 7x6 keeps the node counts measured without it.
+    /// 7x6 with four in a row does not, so that it keeps the node counts measured without it.
     #[inline(always)]
     fn settles_children(&self) -> bool {
-        true
+        !self.is_classic()
     }
 
     /// The word with its columns reversed (a key, a bitboard, a set of cells).
@@ -369,18 +382,6 @@ impl Geometry for Standard {
     #[inline(always)]
     fn centre_order(&self) -> &[u8] {
         &[3, 2, 4, 1, 5, 0, 6]
-    }
-
-    #[inline(always)]
-    fn settles_children(&self) -> bool {
-        // 7x6's node counts stay those measured without it (see the trait's method).
-        false
-    }
-
-    #[inline(always)]
-    fn table_key(&self, k: u64) -> u64 {
-        // 7x6's node counts are those measured with the raw key (see the trait's method).
-        k
     }
 
     #[inline(always)]

@@ -57,8 +57,8 @@ pub struct Engine<'a> {
 }
 
 /// A time and node budget for scoring a position's moves (`cutoff analyse --time-ms T
-/// --nodes N`): within it, each move gets the bounds proved for it and a best guess
-/// ([`cutoff::solver::Solver::analyse`]).
+/// --nodes N`, checked by [`crate::options::budget`]): within it, each move gets the bounds
+/// proved for it and a best guess ([`cutoff::solver::Solver::analyse`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     /// Wall time.
@@ -68,24 +68,6 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget of `time_ms` milliseconds and `nodes` nodes, each at least 1.
-    pub fn new(time_ms: Option<u64>, nodes: Option<u64>) -> Result<Self, crate::AppError> {
-        if time_ms == Some(0) {
-            return Err(crate::AppError::invalid(
-                "\u{1}time_ms\u{2} must be at least 1",
-            ));
-        }
-        if nodes == Some(0) {
-            return Err(crate::AppError::invalid(
-                "\u{1}nodes\u{2} must be at least 1",
-            ));
-        }
-        Ok(Budget {
-            time: time_ms.map(Duration::from_millis),
-            nodes,
-        })
-    }
-
     /// True if either limit is set.
     pub fn is_set(&self) -> bool {
         self.time.is_some() || self.nodes.is_some()

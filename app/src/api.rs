@@ -206,7 +206,7 @@ impl Analysis {
     /// The analysis `opts` asks for, or what is wrong with it (a 400): a game the page
     /// serves, at a position it can hold, within a budget of at most [`TIME_LIMIT`].
     pub fn new(opts: &commands::analyse::Options) -> Result<Self, Failure> {
-        let budget = analysis::Budget::new(time_budget(opts.time_ms)?, opts.nodes)
+        let budget = crate::options::budget(time_budget(opts.time_ms)?, opts.nodes)
             .map_err(|e| Failure::bad(crate::Spelling::Field.apply(&e.to_string())))?;
         Ok(Analysis {
             budget,

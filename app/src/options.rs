@@ -1,7 +1,7 @@
 //! The options several commands share (the search's settings, YBWC's split thresholds, the
 //! table file) and the checks of their values, one place for every front end.
 
-use crate::analysis::cores;
+use crate::analysis::{cores, Budget};
 use crate::error::{opt, AppError};
 use crate::position::AnyAlgo;
 
@@ -212,6 +212,20 @@ pub fn parse_window(s: &str) -> Result<[cutoff::Value; 2], String> {
         return Err(bad());
     }
     Ok([a, b])
+}
+
+/// The budget of `time_ms` milliseconds and `nodes` nodes (`analyse`, `play`), each at least 1.
+pub fn budget(time_ms: Option<u64>, nodes: Option<u64>) -> Result<Budget, AppError> {
+    if time_ms == Some(0) {
+        return Err(AppError::invalid("\u{1}time_ms\u{2} must be at least 1"));
+    }
+    if nodes == Some(0) {
+        return Err(AppError::invalid("\u{1}nodes\u{2} must be at least 1"));
+    }
+    Ok(Budget {
+        time: time_ms.map(std::time::Duration::from_millis),
+        nodes,
+    })
 }
 
 #[cfg(test)]

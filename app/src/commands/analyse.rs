@@ -56,7 +56,7 @@ fn run(
 ) -> Result<Outcome, AppError> {
     crate::options::table_mib(args.tt_mb)?;
     let threads = crate::options::threads(args.threads)?;
-    let budget = Budget::new(args.time_ms, args.nodes)?;
+    let budget = crate::options::budget(args.time_ms, args.nodes)?;
     let game = AnyGame::parse(&args.game)?;
     let scale = game.scale();
     game.visit(Analyse {

@@ -4,7 +4,7 @@
 //! exact reach) with the best move it found.
 
 use cutoff::{MoveBuffer, Player};
-use cutoff_app::analysis::{score_moves, Budget, Engine, MoveJson};
+use cutoff_app::analysis::{score_moves, Engine, MoveJson};
 use cutoff_app::output::{move_table, with_words};
 use cutoff_app::position::{AnyGame, Describe, GameVisitor};
 use cutoff_app::{AppError, AppResult};
@@ -132,7 +132,7 @@ impl<R: BufRead, W: Write> GameVisitor for Play<'_, R, W> {
     fn visit<G: Describe>(mut self, game: &G) -> AppResult {
         let tt = cutoff_app::options::table(self.args.tt_mb)?;
         let pool = Engine::pool(self.threads)?;
-        let mut budget = Budget::new(self.args.time_ms, self.args.nodes)?;
+        let mut budget = cutoff_app::options::budget(self.args.time_ms, self.args.nodes)?;
         if !budget.is_set() && !self.args.exact {
             budget.time = game.play_budget();
         }

@@ -38,6 +38,10 @@ pub struct Report {
     /// Positions with one move passed through statically (Connect Four's forced lines): not
     /// counted in `nodes`.
     pub forced: u64,
+    /// Nodes whose moves were searched (`cutoff::Stats::searched`); absent where the search
+    /// does not count them (the searches without a table, merged results).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub searched: Option<u64>,
     /// Leaves evaluated.
     pub leaves: u64,
     /// Fail-high cutoffs.
@@ -200,6 +204,7 @@ impl Report {
             pv,
             nodes: s.nodes,
             forced: s.forced,
+            searched: (s.searched > 0).then_some(s.searched),
             leaves: s.leaves,
             cutoffs: s.cutoffs,
             first_move_cutoff_rate: s.first_move_cutoff_rate(),

@@ -27,6 +27,8 @@ pub struct PositionResult {
     pub nodes: u64,
     /// Positions passed through statically on forced lines, not counted in `nodes`.
     pub forced: u64,
+    /// Nodes whose moves were searched (see `cutoff::Stats::searched`).
+    pub searched: u64,
     /// Fail-high cutoffs, and those made by the first move tried.
     pub cutoffs: (u64, u64),
     /// Wall time in microseconds.
@@ -44,6 +46,9 @@ pub struct SuiteSummary {
     pub mean_nodes: f64,
     /// Mean positions passed through statically on forced lines (not in `mean_nodes`).
     pub mean_forced: f64,
+    /// Mean nodes whose moves were searched (see `cutoff::Stats::searched`): the nodes
+    /// Steininger's solver counts.
+    pub mean_searched: f64,
     /// Mean wall time per position, microseconds.
     pub mean_us: f64,
     /// Thousands of nodes per second over the whole run.
@@ -200,6 +205,7 @@ pub fn run_suite<G: Geometry>(
             expected,
             nodes: stats.nodes,
             forced: stats.forced,
+            searched: stats.searched,
             cutoffs: (stats.cutoffs, stats.first_move_cutoffs),
             micros,
         });
@@ -213,6 +219,7 @@ pub fn run_suite<G: Geometry>(
         mismatches: results.iter().filter(|r| r.value != r.expected).count(),
         mean_nodes: nodes as f64 / n,
         mean_forced: results.iter().map(|r| r.forced).sum::<u64>() as f64 / n,
+        mean_searched: results.iter().map(|r| r.searched).sum::<u64>() as f64 / n,
         mean_us: results.iter().map(|r| r.micros).sum::<f64>() / n,
         // Over the timed searches only, so that it equals mean_nodes / mean_us (resets and
         // bookkeeping between positions are not search time).

@@ -217,6 +217,9 @@ fn suite_knps_agrees_with_its_mean_nodes_and_mean_time() {
         (knps - expect).abs() <= 1e-6 * expect.max(1.0),
         "{knps} against {expect}"
     );
+    // The nodes whose moves were searched are some of the nodes, not all.
+    let searched = v["mean_searched"].as_f64().unwrap();
+    assert!(searched > 0.0 && searched < nodes, "{searched} of {nodes}");
 }
 
 #[test]

@@ -51,7 +51,7 @@ pub(crate) struct Shared {
     pub(super) nodes: AtomicU64,
     pub(super) node_limit: Option<u64>,
     pub(super) threads: u64,
-    pub(super) totals: [AtomicU64; 7],
+    pub(super) totals: [AtomicU64; 8],
     pub(super) tt_totals: [AtomicU64; 4],
     /// Split points opened, and tasks run under them.
     pub(super) splits: AtomicU64,
@@ -157,6 +157,7 @@ impl Shared {
             0,
             st.forced,
             st.etc_cutoffs,
+            st.searched,
         ]) {
             t.fetch_add(v, Relaxed);
         }
@@ -182,6 +183,7 @@ impl Shared {
                 max_ply: t(4) as u32,
                 forced: t(5),
                 etc_cutoffs: t(6),
+                searched: t(7),
             },
             TtStats {
                 probes: u(0),

@@ -42,6 +42,8 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             Ok(node) => node,
             Err(v) => return v,
         };
+        // A forced move's node is not a node (see `prologue`).
+        self.stats.searched += u64::from(!node.forced);
         let mut best = Best::none();
         let mut a = node.alpha;
         let split_after = policy.split_after(self, ply, &node);

@@ -20,6 +20,12 @@ pub struct Stats {
     pub forced: u64,
     /// Nodes cut off by a child's table entry (enhanced transposition cutoffs).
     pub etc_cutoffs: u64,
+    /// Nodes whose moves were searched: `nodes` less those settled on entry by the game's
+    /// analysis, its bounds, the table or an enhanced cutoff. Steininger's Connect Four solver
+    /// settles those in their parent and counts only these (see docs/design/connect4.md, "What
+    /// a node is"). Counted by the table-driven searches (PVS and the searches built on it);
+    /// 0 for the others.
+    pub searched: u64,
 }
 
 impl Stats {
@@ -32,6 +38,7 @@ impl Stats {
         self.max_ply = self.max_ply.max(o.max_ply);
         self.forced += o.forced;
         self.etc_cutoffs += o.etc_cutoffs;
+        self.searched += o.searched;
     }
 
     /// Share of cutoffs made by the first move tried, in 0..=1 (0 when there were none).

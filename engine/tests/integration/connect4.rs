@@ -314,6 +314,34 @@ fn forced_lines_and_enhanced_cutoffs_are_used_and_change_no_value() {
 }
 
 #[test]
+fn searched_nodes_are_those_not_settled_on_entry_serial_and_parallel() {
+    // `searched` counts the nodes whose moves were tried: fewer than `nodes`, since children
+    // settled on entry (by the analysis, the table or an enhanced cutoff) are nodes too, and
+    // the parallel search's threads hand theirs in like their other counts.
+    let game = Connect4::new();
+    for threads in [1, 2] {
+        let (mut nodes, mut searched) = (0u64, 0u64);
+        for l in set("begin-easy").iter().take(20) {
+            let r = cutoff::Solver::new(&l.game)
+                .position(l.game.board())
+                .threads(threads)
+                .table_mib(16)
+                .run()
+                .unwrap();
+            assert_eq!(r.verdict.value(), Some(l.expected), "{}", l.moves);
+            assert!(r.stats.searched <= r.stats.nodes, "{}", l.moves);
+            nodes += r.stats.nodes;
+            searched += r.stats.searched;
+        }
+        assert!(searched > 0, "{threads} threads: no searched node counted");
+        assert!(
+            searched < nodes,
+            "{threads} threads: no node settled on entry ({searched} of {nodes})"
+        );
+    }
+}
+
+#[test]
 fn weak_solving_costs_no_more_than_exact_solving() {
     // Weak solving is a prefix of the exact bisection: never more nodes on a fresh table.
     let game = Connect4::new();

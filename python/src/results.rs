@@ -78,6 +78,10 @@ pub(crate) struct SolveResult {
     nodes: u64,
     #[pyo3(get)]
     forced: u64,
+    /// Nodes whose moves were searched (see docs/guide/solve.md); None where not counted.
+    #[pyo3(get)]
+    #[serde(default)]
+    searched: Option<u64>,
     #[pyo3(get)]
     leaves: u64,
     #[pyo3(get)]

@@ -318,7 +318,6 @@ fn searched_nodes_are_those_not_settled_on_entry_serial_and_parallel() {
     // `searched` counts the nodes whose moves were tried: fewer than `nodes`, since children
     // settled on entry (by the analysis, the table or an enhanced cutoff) are nodes too, and
     // the parallel search's threads hand theirs in like their other counts.
-    let game = Connect4::new();
     for threads in [1, 2] {
         let (mut nodes, mut searched) = (0u64, 0u64);
         for l in set("begin-easy").iter().take(20) {

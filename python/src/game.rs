@@ -827,6 +827,10 @@ fn stats(out: &Bound<'_, PyDict>, s: &cutoff::Stats) -> PyResult<()> {
     out.set_item("leaves", s.leaves)?;
     out.set_item("cutoffs", s.cutoffs)?;
     out.set_item("forced", s.forced)?;
+    // As the command's JSON: absent where the game does not count it.
+    if s.searched > 0 {
+        out.set_item("searched", s.searched)?;
+    }
     out.set_item("first_move_cutoff_rate", s.first_move_cutoff_rate())?;
     out.set_item("max_ply", s.max_ply)?;
     Ok(())

@@ -596,6 +596,8 @@ search_fields!(
     cutoffs,
     /// Positions with one move passed through (not counted in `nodes`).
     forced,
+    /// Nodes whose moves were searched (docs/guide/solve.md); None where not counted.
+    searched,
     /// Share of cutoffs made by the first move tried.
     first_move_cutoff_rate,
     /// Deepest ply reached.

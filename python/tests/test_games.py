@@ -35,6 +35,7 @@ def test_tictactoe_is_a_draw_with_the_rust_game_s_node_counts(algo):
     assert py.value == 0 == rust.value
     assert py.exact
     assert py.nodes == rust.nodes, (algo, py.nodes, rust.nodes)
+    assert py.searched == rust.searched, (algo, py.searched, rust.searched)
     assert py.leaves == rust.leaves and py.cutoffs == rust.cutoffs
     # The best move is a cell, as the Rust game writes it.
     assert str(py.best_move) == rust.best_move

@@ -151,9 +151,17 @@ fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, AppError> {
         ..cutoff::Stats::default()
     };
     let depth = u32::try_from(b.split.header.depth).unwrap_or(u32::MAX);
+    // The searched count is a sum over every line or absent (0): a line without one (a
+    // result written before it was kept) would make the sum a silent undercount.
+    // Earlier passes' nodes come as one figure (`prior_nodes`) with no searched count.
+    let mut searched = (b.split.header.prior_nodes == 0).then_some(0u64);
     for l in b.solved.iter().flatten() {
         s.nodes = s.nodes.checked_add(l.nodes).ok_or_else(overflow)?;
         s.forced = s.forced.checked_add(l.forced).ok_or_else(overflow)?;
+        searched = match (searched, l.searched) {
+            (Some(a), Some(n)) => Some(a.checked_add(n).ok_or_else(overflow)?),
+            _ => None,
+        };
         s.leaves = s.leaves.checked_add(l.leaves).ok_or_else(overflow)?;
         s.cutoffs = s.cutoffs.checked_add(l.cutoffs).ok_or_else(overflow)?;
         s.first_move_cutoffs = s
@@ -162,6 +170,7 @@ fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, AppError> {
             .ok_or_else(overflow)?;
         s.max_ply = s.max_ply.max(l.max_ply.saturating_add(depth));
     }
+    s.searched = searched.unwrap_or(0);
     let result = cutoff::advanced::SearchResult {
         value: root_value,
         best_move: line.first().copied(),

@@ -150,6 +150,8 @@ fn solve<G: Describe>(
             pv,
             nodes: s.nodes,
             forced: s.forced,
+            // Always written: a line settled without a search counts 0, not unknown.
+            searched: Some(s.searched),
             leaves: s.leaves,
             cutoffs: s.cutoffs,
             first_move_cutoffs: s.first_move_cutoffs,

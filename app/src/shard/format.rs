@@ -235,6 +235,10 @@ pub struct Solved {
     pub nodes: u64,
     /// Positions passed through as forced (not in `nodes`).
     pub forced: u64,
+    /// Nodes whose moves were searched (`cutoff::Stats::searched`); absent in results written
+    /// before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub searched: Option<u64>,
     /// Leaves evaluated.
     pub leaves: u64,
     /// Fail-high cutoffs.

@@ -136,6 +136,21 @@ fn agrees_with_solve(name: &str, game: &[&str], depth: usize, shards: usize) {
         assert_eq!(m["shards"], shards);
         assert_eq!(m["frontier"], header["frontier"]);
         assert!(m["nodes"].as_u64().unwrap() > 0);
+        // The searched count is the sum of the lines' counts in the result files (absent when
+        // 0, as `solve` prints it), and part of the nodes.
+        let mut lines_searched = 0;
+        for f in std::fs::read_dir(&out).unwrap() {
+            let r = json(&std::fs::read_to_string(f.unwrap().path()).unwrap());
+            for l in r["lines"].as_array().unwrap() {
+                lines_searched += l["searched"].as_u64().expect("a line's searched count");
+            }
+        }
+        let searched = m["searched"].as_u64().unwrap_or(0);
+        assert_eq!(searched, lines_searched, "{name} order {k}");
+        assert!(
+            searched <= m["nodes"].as_u64().unwrap(),
+            "{name}: {searched}"
+        );
         let best = m["best_move"].as_str().expect("a best move");
         match best_moves(game) {
             Some(ok) => assert!(
@@ -370,6 +385,8 @@ fn two_pass(name: &str, game: &[&str], depth: usize, window: &str) {
     let m = merge(&p2, &r2);
     assert_eq!(m["value"], direct["value"], "{name}");
     assert_eq!(m["exact"], true);
+    // The first pass's nodes come as one figure, without a searched count: no partial sum.
+    assert!(m["searched"].is_null(), "{name}: {}", m["searched"]);
     // The second pass solves no line the first settled exactly, and not every line.
     let text = std::fs::read_to_string(&p2).unwrap();
     let lines: Vec<Json> = text.lines().skip(1).map(json).collect();

@@ -193,9 +193,16 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         else {
             return Split::Declined;
         };
+        // Under a node budget the nodes this searcher has not handed in yet go in now: the
+        // brothers' tasks size their allowances from the shared count, and would otherwise
+        // take this searcher's nodes again.
+        task.finish(s.nodes());
         let (found, helped) = self.brothers(s, rest, *alpha, chain, slot);
         s.add_helped(ply, helped);
         self.shared.release(slot);
+        // The next check was sized before the brothers spent part of what was left: look at
+        // the budget again at once.
+        s.check_now();
         // Tasks may have stopped early for an abort anywhere above us, not only for a cutoff
         // among themselves: then their results are partial and this node's value must not be
         // used (nor stored), so check the whole chain now.
@@ -338,8 +345,9 @@ impl<'a, 'g, G: Game> Task<'a, 'g, G> {
     }
 
     /// Hands in the nodes not reported yet, when a node budget needs them counted promptly
-    /// (a finished task's leftovers would otherwise wait in the pool); a spent budget stops
-    /// every worker.
+    /// (a finished task's leftovers would otherwise wait in the pool, and a splitting node's
+    /// would be missing from the count its brothers' tasks size their allowances by); a
+    /// spent budget stops every worker.
     pub(super) fn finish(&self, nodes: u64) {
         if self.shared.node_limit.is_some() {
             self.report(nodes, false);

@@ -39,7 +39,7 @@ pub struct Report {
     /// counted in `nodes`.
     pub forced: u64,
     /// Nodes whose moves were searched (`cutoff::Stats::searched`); absent where the search
-    /// does not count them (the searches without a table, merged results).
+    /// does not count them (the searches without a table) and in merged results after a plan.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub searched: Option<u64>,
     /// Leaves evaluated.

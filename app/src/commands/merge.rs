@@ -151,9 +151,9 @@ fn report<G: Describe>(game: &G, b: &Back<'_>) -> Result<Report, AppError> {
         ..cutoff::Stats::default()
     };
     let depth = u32::try_from(b.split.header.depth).unwrap_or(u32::MAX);
-    // The searched count is a sum over every line or absent (0): a line without one (a
-    // result written before it was kept) would make the sum a silent undercount.
-    // Earlier passes' nodes come as one figure (`prior_nodes`) with no searched count.
+    // The searched count is a sum over every line or absent (0), never a silent undercount:
+    // absent when a line has none (a result written before it was kept) or when earlier
+    // passes' nodes come as one figure (`prior_nodes`) without one.
     let mut searched = (b.split.header.prior_nodes == 0).then_some(0u64);
     for l in b.solved.iter().flatten() {
         s.nodes = s.nodes.checked_add(l.nodes).ok_or_else(overflow)?;

@@ -117,12 +117,11 @@ impl<G: Geometry> Describe for Connect4<G> {
     fn table_identity(&self) -> Option<String> {
         let g = self.geometry();
         let shape = (g.width(), g.height(), g.connect());
-        // Boards other than 7x6 have mixed their table keys since issue 44 (see
-        // `Geometry::table_key`): a file of the raw keys is refused by name, not misread.
-        let keys = if shape == (7, 6, 4) {
-            ""
-        } else {
-            " mixed-keys"
+        // The key form is part of the name (see `Geometry::key_form`): a file of keys in
+        // another form is refused by name, not misread.
+        let keys = match g.key_form() {
+            "" => String::new(),
+            form => format!(" {form}"),
         };
         Some(format!(
             "connect4 {}x{}/{}{keys}",

@@ -610,11 +610,13 @@ fn a_table_file_spares_the_next_solve_its_hardest_subtrees() {
     );
     let e = refused(&["solve", "connect4", "--board", "5x4", "--table-file", path]);
     assert!(
-        e.contains("holds entries for connect4 7x6/4, not for connect4 5x4/4 mixed-keys"),
+        e.contains("holds entries for connect4 7x6/4, not for connect4 5x4/4 folded-keys"),
         "{e}"
     );
     let e = refused(&["solve", "connect4", "--connect", "3", "--table-file", path]);
-    assert!(e.contains("not for connect4 7x6/3 mixed-keys"), "{e}");
+    assert!(e.contains("not for connect4 7x6/3 folded-keys"), "{e}");
+    let e = refused(&["solve", "connect4", "--board", "10x6", "--table-file", path]);
+    assert!(e.contains("not for connect4 10x6/4 mixed-keys"), "{e}");
     // Two threads keep the subtrees they split between them too, and find the same value.
     let two = dir.join("two.tbl");
     let r: Json = serde_json::from_str(&ok(

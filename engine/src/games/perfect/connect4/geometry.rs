@@ -240,20 +240,39 @@ pub trait Geometry: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static
         r & (self.board() ^ mask)
     }
 
-    /// The transposition table's key for the position key `k`: a bijective mix of
-    /// [`Word::key64`], so that distinct positions keep distinct keys. The table picks a
-    /// cluster from the key's low bits multiplied up, which never reach the high bits: raw, a
-    /// board filling more than about 53 bits (8x6's last column, 8x7's, 10x6's last two) put
-    /// positions differing only in its right-hand columns into one cluster, and 64 MiB tables
-    /// thrashed (8x7: a third of the stores evicted a live entry, 1.7% on 7x7).
+    /// The transposition table's key for the position key `k`, bijective on [`Word::key64`]
+    /// so that distinct positions keep distinct keys. The table picks a cluster from the
+    /// key's low bits multiplied up, which never reach the high bits: raw, a board filling
+    /// more than about 53 bits (8x6's last column, 8x7's, 10x6's last two) put positions
+    /// differing only in its right-hand columns into one cluster, and 64 MiB tables thrashed
+    /// (8x7: a third of the stores evicted a live entry, 1.7% on 7x7). A board of at most 64
+    /// bits folds the key's high half onto its low half (two instructions: every bit then
+    /// reaches the index); a wider board's key, already a mix of its high half folded in
+    /// ([`Word::key64`]), is mixed whole (splitmix64's finaliser), since its low half's high
+    /// bits carry the board's right-hand columns too ([`Geometry::key_form`]).
     /// 7x6 with four in a row keeps the raw key, on any geometry: its 49 bits all reach the
     /// index, and its node counts stay those measured with it.
     #[inline(always)]
     fn table_key(&self, k: Self::Word) -> u64 {
+        let k64 = k.key64();
         if self.is_classic() {
-            k.key64()
+            k64
+        } else if Self::Word::BITS <= 64 {
+            k64 ^ k64 >> 32
         } else {
-            crate::rng::mix(k.key64())
+            crate::rng::mix(k64)
+        }
+    }
+
+    /// The name of the form [`Geometry::table_key`] gives this board's keys, for table files
+    /// (whose keys mean nothing under another form): empty for 7x6's raw keys.
+    fn key_form(&self) -> &'static str {
+        if self.is_classic() {
+            ""
+        } else if Self::Word::BITS <= 64 {
+            "folded-keys"
+        } else {
+            "mixed-keys"
         }
     }
 

@@ -293,7 +293,8 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
 }
 
 /// The policy of one parallel task: the shared state, the split points above it, and, for
-/// YBWC, how to split (Lazy SMP's tasks never do).
+/// YBWC, how to split (Lazy SMP's tasks never do). `DEFERS` is true for ABDADA's tasks only
+/// ([`Task::abdada`]): the others' node routine is compiled without the deferral code.
 pub(crate) struct Task<'a, 'g, G: Game, const DEFERS: bool = false> {
     shared: &'g Shared,
     /// The split points above this task: it stops when any of them aborts.

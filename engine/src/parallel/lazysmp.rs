@@ -32,15 +32,15 @@ pub(super) fn race<G: Game>(
             let first = &first;
             scope.spawn(move |_| {
                 let mut w = run.worker();
-                // ABDADA's tasks are a type of their own: only they pay for putting moves off.
-                let (value, best) = match busy {
-                    Some(b) => w.run_with(algo, &Task::abdada(shared, b, config.min_split_depth)),
+                let task = match busy {
+                    Some(b) => Task::abdada(shared, b, config.min_split_depth),
                     None if t > 0 => {
                         w.jitter(crate::rng::GOLDEN.wrapping_mul(t as u64));
-                        w.run_with(algo, &Task::<G>::helper(shared))
+                        Task::<G>::helper(shared)
                     }
-                    None => w.run_with(algo, &Task::new(shared, SplitChain::default(), 0, None)),
+                    None => Task::new(shared, SplitChain::default(), 0, None),
                 };
+                let (value, best) = w.run_with(algo, &task);
                 if w.unfinished().is_some() {
                     shared.unfinished();
                 }

@@ -81,7 +81,7 @@ impl Shared {
     }
 
     /// True if the innermost split point of `chain` was aborted, or the whole search was
-    /// stopped: the check a task makes every few nodes (`Task::aborted_at`). An abort further up is seen by
+    /// stopped: the check made at every node. An abort further up is seen by
     /// [`Shared::aborted`], made every few hundred nodes, or by the innermost split point's
     /// own tasks as they start.
     #[inline]

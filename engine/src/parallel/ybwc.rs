@@ -163,9 +163,9 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
     /// Searches the younger brothers `rest` of a node of `s` (a searcher working under
     /// `task`) in parallel, if the eldest brothers' nodes say the node is worth it and a split
     /// point is free.
-    pub(super) fn split<const D: bool>(
+    pub(super) fn split(
         &self,
-        task: &Task<'_, 'g, G, D>,
+        task: &Task<'_, 'g, G>,
         s: &mut Searcher<'g, G>,
         rest: Brothers<'_>,
         best: &mut Best<G::Move>,
@@ -293,9 +293,8 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
 }
 
 /// The policy of one parallel task: the shared state, the split points above it, and, for
-/// YBWC, how to split (Lazy SMP's tasks never do). `DEFERS` is true for ABDADA's tasks only
-/// ([`Task::abdada`]): the others' node routine is compiled without the deferral code.
-pub(crate) struct Task<'a, 'g, G: Game, const DEFERS: bool = false> {
+/// YBWC, how to split (Lazy SMP's tasks never do).
+pub(crate) struct Task<'a, 'g, G: Game> {
     shared: &'g Shared,
     /// The split points above this task: it stops when any of them aborts.
     chain: SplitChain,
@@ -310,7 +309,7 @@ pub(crate) struct Task<'a, 'g, G: Game, const DEFERS: bool = false> {
     busy: Option<(&'a Busy, usize)>,
 }
 
-impl<'a, 'g, G: Game> Task<'a, 'g, G, false> {
+impl<'a, 'g, G: Game> Task<'a, 'g, G> {
     /// A task under `chain`, in a searcher that has counted `nodes` so far.
     pub(super) fn new(
         shared: &'g Shared,
@@ -328,6 +327,15 @@ impl<'a, 'g, G: Game> Task<'a, 'g, G, false> {
         }
     }
 
+    /// An ABDADA task's policy: claims moves in `busy` at nodes `min_depth` or more plies
+    /// from the horizon.
+    pub(super) fn abdada(shared: &'g Shared, busy: &'a Busy, min_depth: usize) -> Self {
+        Task {
+            busy: Some((busy, min_depth.max(1))),
+            ..Task::new(shared, SplitChain::default(), 0, None)
+        }
+    }
+
     /// A Lazy SMP helper's policy (see [`Policy::stores_moves`]).
     pub(super) fn helper(shared: &'g Shared) -> Self {
         Task {
@@ -335,24 +343,7 @@ impl<'a, 'g, G: Game> Task<'a, 'g, G, false> {
             ..Task::new(shared, SplitChain::default(), 0, None)
         }
     }
-}
 
-impl<'a, 'g, G: Game> Task<'a, 'g, G, true> {
-    /// An ABDADA task's policy: claims moves in `busy` at nodes `min_depth` or more plies
-    /// from the horizon.
-    pub(super) fn abdada(shared: &'g Shared, busy: &'a Busy, min_depth: usize) -> Self {
-        Task {
-            shared,
-            chain: SplitChain::default(),
-            reported: Cell::new(0),
-            ybwc: None,
-            helper: false,
-            busy: Some((busy, min_depth.max(1))),
-        }
-    }
-}
-
-impl<G: Game, const DEFERS: bool> Task<'_, '_, G, DEFERS> {
     /// Hands in the nodes not reported yet, when a node budget needs them counted promptly
     /// (a finished task's leftovers would otherwise wait in the pool, and a splitting node's
     /// would be missing from the count its brothers' tasks size their allowances by); a
@@ -364,22 +355,13 @@ impl<G: Game, const DEFERS: bool> Task<'_, '_, G, DEFERS> {
     }
 }
 
-impl<'g, G: Game, const D: bool> Policy<'g, G, NoObserver> for Task<'_, 'g, G, D> {
+impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
     const EVERY_NODE: bool = true;
 
-    fn aborted(&self) -> bool {
-        self.shared.aborted(&self.chain)
-    }
-
     #[inline(always)]
-    fn aborted_at(&self, nodes: u64) -> bool {
-        // The innermost split point every 16 nodes, the whole chain every 256: a look at
-        // every node cost each of a task's nodes a few percent more instructions, and an
-        // aborted task's 15 more nodes are nothing against its brothers' (see
-        // docs/measurements/thread-scaling.md, "What a parallel node costs").
-        if nodes & 15 != 0 {
-            return false;
-        }
+    fn aborted(&self, nodes: u64) -> bool {
+        // The innermost split point every node, the whole chain every 256 nodes: deep chains
+        // would otherwise cost dozens of loads per node.
         let full = nodes & 255 == 0;
         self.shared.innermost_aborted(&self.chain) || full && self.shared.aborted(&self.chain)
     }
@@ -404,7 +386,7 @@ impl<'g, G: Game, const D: bool> Policy<'g, G, NoObserver> for Task<'_, 'g, G, D
         !self.helper
     }
 
-    const DEFERS: bool = D;
+    const DEFERS: bool = true;
 
     #[inline(always)]
     fn defers(&self, left: usize) -> bool {

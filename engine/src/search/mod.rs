@@ -253,7 +253,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         if self.stats.nodes < self.next_check {
             // Between two checks of the budgets: one comparison for the serial search, and a
             // parallel task's look at the split points above it.
-            if P::EVERY_NODE && !self.stopped && policy.aborted_at(self.stats.nodes) {
+            if P::EVERY_NODE && !self.stopped && policy.aborted(self.stats.nodes) {
                 self.stopped = true;
             }
             return self.stopped;
@@ -267,7 +267,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         if self.stopped {
             return true;
         }
-        if policy.aborted() {
+        if policy.aborted(self.stats.nodes) {
             self.stopped = true;
             return true;
         }

@@ -85,22 +85,15 @@ pub(crate) struct Brothers<'n> {
 /// How a node's children are searched and when the search stops (see the module comment).
 pub(crate) trait Policy<'g, G: Game, O: Observer<G>> {
     /// True for a policy whose stop condition can change at any node (a parallel task, which
-    /// a brother's cutoff may abort): the node routine then asks [`Policy::aborted_at`] at
-    /// every node, not only every few thousand nodes.
+    /// a brother's cutoff may abort): the node routine then asks [`Policy::aborted`] at every
+    /// node, not only every few thousand nodes.
     const EVERY_NODE: bool;
 
-    /// True if the search must stop now, for a reason outside this searcher's own budget:
-    /// the full look, made at every budget check.
+    /// True if the search must stop now, for a reason outside this searcher's own budget.
+    /// `nodes` is the searcher's node count.
     #[inline(always)]
-    fn aborted(&self) -> bool {
+    fn aborted(&self, _nodes: u64) -> bool {
         false
-    }
-
-    /// The look an `EVERY_NODE` policy gets at every node, `nodes` being the searcher's node
-    /// count: it may look only at some counts, and cheaply.
-    #[inline(always)]
-    fn aborted_at(&self, _nodes: u64) -> bool {
-        self.aborted()
     }
 
     /// How many nodes may pass before the next look at the budgets, out of `every`.

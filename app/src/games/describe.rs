@@ -119,7 +119,7 @@ impl<G: Geometry> Describe for Connect4<G> {
         let shape = (g.width(), g.height(), g.connect());
         // The key form is part of the name (see `Geometry::key_form`): a file of keys in
         // another form is refused by name, not misread.
-        let keys = match g.key_form() {
+        let keys = match g.key_form().name() {
             "" => String::new(),
             form => format!(" {form}"),
         };

@@ -131,6 +131,49 @@ impl Word for u128 {
     }
 }
 
+/// How a board's position keys become transposition-table keys ([`Geometry::key_form`]).
+///
+/// The table picks a cluster from the key's low bits multiplied up, which never reach the
+/// high bits: raw, a board filling more than about 53 bits (8x6's last column, 8x7's,
+/// 10x6's last two) put positions differing only in its right-hand columns into one cluster,
+/// and 64 MiB tables thrashed (8x7: a third of the stores evicted a live entry, 1.7% on
+/// 7x7; docs/measurements/connect4-sizes.md, "Folded keys").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyForm {
+    /// The key as it is: 7x6 with four in a row, whose 49 bits all reach the index, and whose
+    /// node counts stay those measured with it.
+    Raw,
+    /// The key's high half folded onto its low half (two instructions: every bit then
+    /// reaches the index): the other boards of at most 64 bits.
+    Folded,
+    /// The key mixed whole (splitmix64's finaliser): boards wider than 64 bits, whose
+    /// [`Word::key64`] already folds the high half in, so that its low half's high bits carry
+    /// the board's right-hand columns too.
+    Mixed,
+}
+
+impl KeyForm {
+    /// The table key of the 64-bit position key `k64`; bijective.
+    #[inline(always)]
+    pub fn apply(self, k64: u64) -> u64 {
+        match self {
+            KeyForm::Raw => k64,
+            KeyForm::Folded => k64 ^ k64 >> 32,
+            KeyForm::Mixed => crate::rng::mix(k64),
+        }
+    }
+
+    /// The form's name in table files' identities (whose keys mean nothing under another
+    /// form): empty for [`KeyForm::Raw`], which 7x6 files have always used.
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyForm::Raw => "",
+            KeyForm::Folded => "folded-keys",
+            KeyForm::Mixed => "mixed-keys",
+        }
+    }
+}
+
 /// A board's shape (see the module comment). The methods with defaults are derived from the
 /// others; [`Standard`] overrides the few whose general form costs instructions.
 pub trait Geometry: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static {
@@ -240,39 +283,26 @@ pub trait Geometry: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static
         r & (self.board() ^ mask)
     }
 
-    /// The transposition table's key for the position key `k`, bijective on [`Word::key64`]
-    /// so that distinct positions keep distinct keys. The table picks a cluster from the
-    /// key's low bits multiplied up, which never reach the high bits: raw, a board filling
-    /// more than about 53 bits (8x6's last column, 8x7's, 10x6's last two) put positions
-    /// differing only in its right-hand columns into one cluster, and 64 MiB tables thrashed
-    /// (8x7: a third of the stores evicted a live entry, 1.7% on 7x7). A board of at most 64
-    /// bits folds the key's high half onto its low half (two instructions: every bit then
-    /// reaches the index); a wider board's key, already a mix of its high half folded in
-    /// ([`Word::key64`]), is mixed whole (splitmix64's finaliser), since its low half's high
-    /// bits carry the board's right-hand columns too ([`Geometry::key_form`]).
-    /// 7x6 with four in a row keeps the raw key, on any geometry: its 49 bits all reach the
-    /// index, and its node counts stay those measured with it.
+    /// The transposition table's key for the position key `k`, in this board's
+    /// [`KeyForm`]: bijective on [`Word::key64`], so that distinct positions keep distinct
+    /// keys.
     #[inline(always)]
     fn table_key(&self, k: Self::Word) -> u64 {
-        let k64 = k.key64();
-        if self.is_classic() {
-            k64
-        } else if Self::Word::BITS <= 64 {
-            k64 ^ k64 >> 32
-        } else {
-            crate::rng::mix(k64)
-        }
+        self.key_form().apply(k.key64())
     }
 
-    /// The name of the form [`Geometry::table_key`] gives this board's keys, for table files
-    /// (whose keys mean nothing under another form): empty for 7x6's raw keys.
-    fn key_form(&self) -> &'static str {
+    /// The form [`Geometry::table_key`] gives this board's keys: [`KeyForm::Raw`] on 7x6
+    /// with four in a row (on any geometry), [`KeyForm::Folded`] on the other boards of at
+    /// most 64 bits, [`KeyForm::Mixed`] beyond. One choice, so that the keys and the name
+    /// table files give them cannot disagree.
+    #[inline(always)]
+    fn key_form(&self) -> KeyForm {
         if self.is_classic() {
-            ""
+            KeyForm::Raw
         } else if Self::Word::BITS <= 64 {
-            "folded-keys"
+            KeyForm::Folded
         } else {
-            "mixed-keys"
+            KeyForm::Mixed
         }
     }
 
@@ -732,6 +762,36 @@ impl<W: Word> Geometry for Shape<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_board_has_one_key_form_and_its_keys_follow_it() {
+        let k: u64 = 0x0123_4567_89ab_cdef;
+        assert_eq!(Standard.key_form(), KeyForm::Raw);
+        assert_eq!(Shape::<u64>::new(7, 6, 4).unwrap().key_form(), KeyForm::Raw);
+        assert_eq!(
+            Shape::<u128>::new(7, 6, 4).unwrap().key_form(),
+            KeyForm::Raw
+        );
+        assert_eq!(Fixed64::<6, 6, 4>::new().key_form(), KeyForm::Folded);
+        assert_eq!(
+            Shape::<u64>::new(7, 6, 5).unwrap().key_form(),
+            KeyForm::Folded
+        );
+        assert_eq!(Fixed128::<10, 6, 4>::new().key_form(), KeyForm::Mixed);
+        assert_eq!(Standard.table_key(k), k);
+        assert_eq!(Fixed64::<6, 6, 4>::new().table_key(k), k ^ k >> 32);
+        let wide = Fixed128::<10, 6, 4>::new();
+        assert_eq!(
+            wide.table_key(u128::from(k)),
+            KeyForm::Mixed.apply(u128::from(k).key64())
+        );
+        // Names: 7x6's files keep their old identity; the others say their form.
+        let names: Vec<_> = [KeyForm::Raw, KeyForm::Folded, KeyForm::Mixed]
+            .iter()
+            .map(|f| f.name())
+            .collect();
+        assert_eq!(names, ["", "folded-keys", "mixed-keys"]);
+    }
 
     #[test]
     fn the_runtime_7x6_board_is_the_standard_one() {

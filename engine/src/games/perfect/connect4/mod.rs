@@ -15,7 +15,7 @@ pub mod geometry;
 mod knowledge;
 mod rules;
 
-pub use geometry::{Fixed128, Fixed64, Geometry, Shape, Standard, Word};
+pub use geometry::{Fixed128, Fixed64, Geometry, KeyForm, Shape, Standard, Word};
 pub use knowledge::{Connect4Knowledge, Connect4Scratch};
 
 use crate::game::{quote, GameError, Notation, Value};

@@ -388,6 +388,14 @@ pub trait Knowledge<G: Game + ?Sized> {
         None
     }
 
+    /// Whether an exact solve of `pos`, after its first probe, steps its null window to the
+    /// bound each probe returned (MTD(f)'s way) rather than bisecting what is left of the
+    /// range: where values lie close to the first probe, each step is one cheap probe, where
+    /// a bisection's probes far out cost more (default: bisect).
+    fn probe_steps(_game: &G, _pos: &G::Pos) -> bool {
+        false
+    }
+
     /// Whether the node at `pos` looks up each younger child's table entry before entering
     /// it, and takes a child that its entry settles under the window as its value without a
     /// node of its own: the child would have spent its analysis before reaching the same

@@ -34,6 +34,13 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             hi = b.clamp(lo, hi);
         }
         let mut guess = G::Knowledge::first_probe(self.game, &self.arena.ply(0).pos);
+        let steps = G::Knowledge::probe_steps(self.game, &self.arena.ply(0).pos);
+        if steps {
+            // Stepping starts where values most often lie.
+            guess = guess.or(Some(0));
+        }
+        // Whether the last probe failed high (`None` before the first).
+        let mut last_high = None;
         let settled = |lo: Value, hi: Value| lo > 0 || hi < 0 || (lo == 0 && hi == 0);
         while lo < hi && !(self.weak && settled(lo, hi)) {
             let mut med = lo + (hi - lo) / 2;
@@ -42,6 +49,9 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             // zero is cheap because only quick wins or losses can pass it.
             if let Some(g) = guess.take().filter(|&g| lo <= g && g < hi) {
                 med = g;
+            } else if let (true, Some(high)) = (steps, last_high) {
+                // Right at the bound the last probe returned, on the side it moved to.
+                med = if high { lo } else { hi - 1 };
             } else if med <= 0 && lo / 2 < med {
                 med = lo / 2;
             } else if med >= 0 && hi / 2 > med {
@@ -56,6 +66,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             if self.stopped {
                 return (0, None);
             }
+            last_high = Some(r > med);
             if r <= med {
                 hi = r.max(lo);
             } else {

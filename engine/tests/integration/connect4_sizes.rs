@@ -125,8 +125,9 @@ fn knowledge_agrees<G: Geometry>(start: Connect4<G>, left: u32, count: usize) ->
 #[test]
 fn knowledge_holds_on_odd_and_even_heights_and_every_line_length() {
     let mut checked = 0;
-    // Even heights (claimeven on), odd heights (claimeven off), four in a row.
-    for (w, h) in [(6, 4), (5, 5), (7, 5), (6, 7), (8, 6), (9, 7)] {
+    // Even heights (claimeven on), odd heights (claimeven off), four in a row; 6x6 and 6x7
+    // step their probes (`Knowledge::probe_steps`).
+    for (w, h) in [(6, 4), (5, 5), (7, 5), (6, 6), (6, 7), (8, 6), (9, 7)] {
         if w * (h + 1) <= 64 {
             checked +=
                 knowledge_agrees(Connect4::empty(Shape::<u64>::new(w, h, 4).unwrap()), 12, 12);
@@ -154,7 +155,7 @@ fn knowledge_holds_on_odd_and_even_heights_and_every_line_length() {
         12,
         12,
     );
-    assert_eq!(checked, 156);
+    assert_eq!(checked, 168);
 }
 
 #[test]

@@ -7,7 +7,8 @@ solver, for side-by-side measurements on boards the public sets do not cover.
 Random legal games of STONES stones in which no stone wins (the mover never plays its own
 winning cell), each scored by HARNESS (a program reading one move string a line and printing
 `moves score nodes microseconds`, such as ../shared/anchors/c4-steininger-1t-WxH), kept
-where it takes 20 ms to 4 s, until COUNT are kept. Prints a `# board WxH` header, then
+where it takes 20 ms to 4 s (`--min-s`, `--max-s`), until COUNT are kept; `--distinct` keeps
+each position once. Prints a `# board WxH` header, then
 `moves score` lines; columns are written from 1, with commas on boards wider than 9. Feed the
 lines without the header to the reference programs (`grep -v '^#'`).
 """
@@ -53,23 +54,34 @@ def main():
     ap.add_argument("harness")
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--min-s", type=float, default=0.02, help="keep positions taking at least this")
+    ap.add_argument("--max-s", type=float, default=4.0, help="and at most this (seconds)")
+    ap.add_argument("--distinct", action="store_true", help="keep each position once")
     a = ap.parse_args()
+    extra = ""
+    if (a.min_s, a.max_s) != (0.02, 4.0):
+        extra += f" --min-s {a.min_s:g} --max-s {a.max_s:g}"
+    if a.distinct:
+        extra += " --distinct"
+
     w, h = map(int, a.board.lower().split("x"))
     rng = random.Random(a.seed)
     print(f"# board {w}x{h}")
     print(f"# {a.count} positions of {a.stones} stones, scored by {a.harness.split('/')[-1]}: "
-          f"scripts/few-stones.py {a.board} {a.stones} HARNESS --count {a.count} --seed {a.seed}")
-    kept = 0
+          f"scripts/few-stones.py {a.board} {a.stones} HARNESS --count {a.count} --seed {a.seed}{extra}")
+    kept, seen = 0, set()
     for _ in range(40 * a.count):
         moves = game(w, h, a.stones, rng)
-        if moves is None:
+        if moves is None or moves in seen:
             continue
+        if a.distinct:
+            seen.add(moves)
         try:
             out = subprocess.run([a.harness], input=moves + "\n", capture_output=True,
-                                 text=True, timeout=6).stdout.split()
+                                 text=True, timeout=a.max_s + 2).stdout.split()
         except subprocess.TimeoutExpired:
             continue
-        if len(out) == 4 and 20_000 <= int(out[3]) <= 4_000_000:
+        if len(out) == 4 and a.min_s * 1e6 <= int(out[3]) <= a.max_s * 1e6:
             print(f"{moves} {out[1]}", flush=True)
             kept += 1
             if kept == a.count:

@@ -8,8 +8,7 @@ Random legal games of STONES stones in which no stone wins (the mover never play
 winning cell), each scored by HARNESS (a program reading one move string a line and printing
 `moves score nodes microseconds`, such as ../shared/anchors/c4-steininger-1t-WxH), kept
 where it takes 20 ms to 4 s (`--min-s`, `--max-s`), until COUNT are kept; `--distinct` keeps
-each position once. Prints a `# board WxH` header, then
-`moves score` lines; columns are written from 1, with commas on boards wider than 9. Feed the
+each position once. Prints a `# board WxH` header, then `moves score` lines; columns are written from 1, with commas on boards wider than 9. Feed the
 lines without the header to the reference programs (`grep -v '^#'`).
 """
 
@@ -63,7 +62,6 @@ def main():
         extra += f" --min-s {a.min_s:g} --max-s {a.max_s:g}"
     if a.distinct:
         extra += " --distinct"
-
     w, h = map(int, a.board.lower().split("x"))
     rng = random.Random(a.seed)
     print(f"# board {w}x{h}")

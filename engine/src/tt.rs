@@ -20,7 +20,10 @@
 //! `*_BITS` constants below define it; compile-time asserts check that the fields are
 //! disjoint and fit in the word.
 
-use std::sync::atomic::{AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicU16, AtomicU64, AtomicU8,
+    Ordering::{Acquire, Relaxed, Release},
+};
 
 pub mod file;
 
@@ -85,10 +88,21 @@ pub(crate) struct Cluster {
     pub(crate) words: [AtomicU64; 2 * WAYS],
 }
 
-/// The shared, fixed-size, lock-free transposition table.
+/// The shared, lock-free transposition table. Its memory is reserved at its full size up
+/// front, but a large table searches only its first [`GROWS_FROM`] bytes at first and
+/// doubles the part in use each time stores have evicted a quarter of that part's entries
+/// (see [`TranspositionTable::grow`]): a small solve given a large table touches, and so
+/// zeroes and faults in, only the memory it needs.
 pub struct TranspositionTable {
     clusters: Clusters,
-    mask: u64,
+    /// The part in use: its cluster count minus one, a power of two minus one, at most
+    /// `clusters.len - 1`; it never shrinks (the pages it has touched are paid for).
+    mask: AtomicU64,
+    /// Live entries evicted since the part in use last grew, counted by each searcher in
+    /// batches of [`PRESSURE_BATCH`].
+    pressure: AtomicU64,
+    /// Set while one thread copies the part in use into the half it grows into.
+    growing: std::sync::atomic::AtomicBool,
     /// The current search's age: entries of older searches are cheaper to replace.
     age: AtomicU8,
     /// The current epoch: entries written in another one read as empty.
@@ -249,6 +263,16 @@ fn index_hash(key: u64) -> u64 {
     let x = key.wrapping_mul(0xD6E8_FEB8_6659_FD93);
     x ^ (x >> 32)
 }
+
+/// The part of a large table in use when it is made or cleared: 64 MiB, which the searches
+/// measured on 64 MiB tables never outgrow faster than they would fill it.
+const GROWS_FROM: usize = 64 << 20;
+
+/// Evictions a searcher counts before it adds them to the table's shared `pressure`: one
+/// shared write per this many, so the counter costs the hot path nothing measurable. (Under
+/// Miri, which runs the tests a thousand times slower, the batches are smaller so that the
+/// tests can grow a table with few stores.)
+const PRESSURE_BATCH: u64 = if cfg!(miri) { 64 } else { 1024 };
 
 /// Huge pages hold 2 MiB on x86-64 Linux: tables at least that big are aligned to them.
 const HUGE_PAGE: usize = 2 << 20;
@@ -535,36 +559,111 @@ impl TranspositionTable {
     /// memory available, is refused before allocating, and a refused allocation (`ulimit -v`)
     /// is an error too.
     pub fn try_new(mib: usize) -> Result<Self, TableError> {
-        let clusters = Clusters::sized(mib)?;
-        Ok(TranspositionTable {
-            mask: clusters.len as u64 - 1,
-            clusters,
-            age: AtomicU8::new(0),
-            epoch: AtomicU16::new(FIRST_EPOCH),
-        })
+        Ok(TranspositionTable::from_clusters(
+            Clusters::sized(mib)?,
+            GROWS_FROM / std::mem::size_of::<Cluster>(),
+        ))
     }
 
-    /// A table of `n` clusters, a power of two (`cluster` relies on it).
-    #[cfg(test)]
-    fn with_clusters(n: usize) -> Self {
-        assert!(n.is_power_of_two(), "{n} clusters: not a power of two");
+    /// A table over `clusters` (a power of two of them, which `cluster` relies on) that
+    /// starts with `start` of them in use (rounded down to a power of two, at most all).
+    fn from_clusters(clusters: Clusters, start: usize) -> Self {
+        debug_assert!(clusters.len.is_power_of_two());
+        let start = start.clamp(1, clusters.len);
+        let start = 1usize << (usize::BITS - 1 - start.leading_zeros());
         TranspositionTable {
-            clusters: Clusters::zeroed(n)
-                .unwrap_or_else(|| panic!("cannot allocate a table of {n} clusters")),
-            mask: n as u64 - 1,
+            clusters,
+            mask: AtomicU64::new(start as u64 - 1),
+            pressure: AtomicU64::new(0),
+            growing: std::sync::atomic::AtomicBool::new(false),
             age: AtomicU8::new(0),
             epoch: AtomicU16::new(FIRST_EPOCH),
         }
     }
 
-    /// Number of entries.
+    /// A table of `n` clusters, a power of two, all in use from the start.
+    #[cfg(test)]
+    fn with_clusters(n: usize) -> Self {
+        TranspositionTable::growing_table(n, n)
+    }
+
+    /// A table of `n` clusters, a power of two, that starts with `start` in use.
+    #[cfg(test)]
+    fn growing_table(n: usize, start: usize) -> Self {
+        assert!(n.is_power_of_two(), "{n} clusters: not a power of two");
+        let clusters = Clusters::zeroed(n)
+            .unwrap_or_else(|| panic!("cannot allocate a table of {n} clusters"));
+        TranspositionTable::from_clusters(clusters, start)
+    }
+
+    /// Number of entries the table holds once it has grown to its full size.
     pub fn capacity(&self) -> usize {
         self.clusters.len * WAYS
     }
 
-    /// Size in bytes.
+    /// Number of entries in the part in use now (see [`TranspositionTable`]).
+    pub fn capacity_in_use(&self) -> usize {
+        (self.mask.load(Relaxed) as usize + 1) * WAYS
+    }
+
+    /// Size in bytes, at the full size.
     pub fn bytes(&self) -> usize {
         self.clusters.len * std::mem::size_of::<Cluster>()
+    }
+
+    /// Doubles the part in use, unless it is all in use already or another thread is
+    /// growing it. Each entry whose key the new mask's bit sends to the new half
+    /// (`index_hash(key) & mask`) moves there, into the same way of cluster `i + old`, which
+    /// is still empty (the part in use never shrinks, so nothing beyond it was ever
+    /// written): every entry stays where probes with the new mask look, and no way is left
+    /// holding a copy. Searchers go on with the old mask meanwhile; an entry they store or
+    /// look for while it moves may be missed, which costs a table miss, never a wrong
+    /// answer (a way matches only its own full key, and a way torn by a racing store reads
+    /// as another key, as in any store race).
+    #[cold]
+    fn grow(&self) {
+        if self.growing.swap(true, Acquire) {
+            return;
+        }
+        let old = self.mask.load(Relaxed) as usize + 1;
+        if old < self.clusters.len {
+            for i in 0..old {
+                // SAFETY: `i < old` and `old + i < 2 * old <= clusters.len` (both powers of
+                // two, `old` below `len`).
+                let (from, to) = unsafe {
+                    (
+                        self.clusters.get_unchecked(i),
+                        self.clusters.get_unchecked(old + i),
+                    )
+                };
+                for way in 0..WAYS {
+                    let check = from.words[2 * way].load(Relaxed);
+                    let data = from.words[2 * way + 1].load(Relaxed);
+                    let key = check ^ data;
+                    if key != 0 && index_hash(key) & old as u64 != 0 {
+                        to.words[2 * way].store(check, Relaxed);
+                        to.words[2 * way + 1].store(data, Relaxed);
+                        from.words[2 * way].store(0, Relaxed);
+                        from.words[2 * way + 1].store(0, Relaxed);
+                    }
+                }
+            }
+            self.pressure.store(0, Relaxed);
+            // Release: a searcher that sees the new mask also sees the moved words.
+            self.mask.store(2 * old as u64 - 1, Release);
+        }
+        self.growing.store(false, Release);
+    }
+
+    /// Adds a searcher's batch of evictions to the table's pressure, and grows the part in
+    /// use once they reach a quarter of its entries.
+    #[cold]
+    fn add_pressure(&self) {
+        let pressure = self.pressure.fetch_add(PRESSURE_BATCH, Relaxed) + PRESSURE_BATCH;
+        let in_use = self.mask.load(Relaxed) as usize + 1;
+        if in_use < self.clusters.len && pressure >= (in_use * WAYS / 4) as u64 {
+            self.grow();
+        }
     }
 
     /// Starts a new search: entries from earlier searches become cheaper to replace.
@@ -617,16 +716,17 @@ impl TranspositionTable {
     /// the same slots. For tests that want contention.
     #[doc(hidden)]
     pub fn cluster_index(&self, key: u64) -> usize {
-        // The mask keeps the index below the cluster count, a power of two.
-        (index_hash(key) & self.mask) as usize
+        // The mask keeps the index inside the part in use, a power of two of clusters.
+        (index_hash(key) & self.mask.load(Acquire)) as usize
     }
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> &Cluster {
         let i = self.cluster_index(key);
-        // SAFETY: `i` is `index_hash(key) & mask`, so `i <= mask`; `new` sets `mask` to the
-        // cluster count minus one (a power of two, at least 1) and neither field changes
-        // afterwards, so `i < clusters.len`.
+        // SAFETY: `i` is `index_hash(key) & mask`, so `i <= mask`; `mask` is always a
+        // power of two minus one no greater than the cluster count minus one
+        // (`from_clusters` starts it there and `grow` only doubles it while the doubled part
+        // fits), and `clusters.len` never changes, so `i < clusters.len`.
         unsafe { self.clusters.get_unchecked(i) }
     }
 
@@ -738,6 +838,9 @@ impl TranspositionTable {
         }
         if evicts {
             stats.replacements += 1;
+            if stats.replacements.is_multiple_of(PRESSURE_BATCH) {
+                self.add_pressure();
+            }
         }
         let data = pack(&entry, age, epoch);
         // Two relaxed stores: a reader may see them torn, and then its XOR check fails.
@@ -909,6 +1012,75 @@ mod tests {
             tt.store(key, e, &mut s);
             assert_eq!(tt.probe(key, &mut s), Some(e));
         }
+    }
+
+    #[test]
+    fn growing_keeps_every_entry_where_probes_look() {
+        let tt = TranspositionTable::growing_table(64, 4);
+        assert_eq!((tt.capacity_in_use(), tt.capacity()), (4 * WAYS, 64 * WAYS));
+        let mut s = TtStats::default();
+        // Clusters 0 to 7 fold onto the 4 in use two by two: both ways of each are filled.
+        let keys: Vec<u64> = (0..8).map(key_for_cluster).collect();
+        for (i, &k) in keys.iter().enumerate() {
+            tt.store(k, entry(i as i16, Bound::Exact, 0, 1), &mut s);
+        }
+        assert_eq!(s.replacements, 0);
+        for in_use in [8, 16, 32, 64, 64] {
+            tt.grow();
+            assert_eq!(tt.capacity_in_use(), in_use * WAYS);
+            for (i, &k) in keys.iter().enumerate() {
+                assert_eq!(tt.cluster_index(k), i % in_use.min(8));
+                assert_eq!(
+                    tt.probe(k, &mut s),
+                    Some(entry(i as i16, Bound::Exact, 0, 1)),
+                    "key of cluster {i} after growing to {in_use} clusters"
+                );
+            }
+            let held = (0..64).flat_map(|c| tt.decoded_keys(c)).filter(|&k| k != 0);
+            assert_eq!(held.count(), 8, "a moved entry left a copy behind");
+        }
+    }
+
+    /// Stores `n` keys of its own from each of `threads` threads into a table of 64 clusters
+    /// that starts with one in use, and checks what probes find: nothing but the value
+    /// stored for the key, and the table grown to its full size by the evictions alone.
+    fn grow_under_stores(threads: u64, n: u64) {
+        let tt = TranspositionTable::growing_table(64, 1);
+        let value = |k: u64| (k % 1000) as i16;
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let tt = &tt;
+                scope.spawn(move || {
+                    let mut s = TtStats::default();
+                    for i in 1..=n {
+                        let k = (i * threads + t).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        tt.store(k, entry(value(k), Bound::Lower, 1, 2), &mut s);
+                    }
+                });
+            }
+        });
+        assert_eq!(tt.capacity_in_use(), tt.capacity());
+        let mut s = TtStats::default();
+        let mut found = 0;
+        for i in 1..=n * threads {
+            let k = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            if let Some(e) = tt.probe(k, &mut s) {
+                assert_eq!(e, entry(value(k), Bound::Lower, 1, 2), "key {k:#x}");
+                found += 1;
+            }
+        }
+        assert!(found > 64, "only {found} entries found in 128 ways");
+    }
+
+    #[test]
+    fn evictions_grow_the_part_in_use_to_the_full_table() {
+        // Six doublings need six batches of evictions.
+        grow_under_stores(1, if cfg!(miri) { 800 } else { 50_000 });
+    }
+
+    #[test]
+    fn threads_storing_while_the_table_grows_find_only_their_values() {
+        grow_under_stores(2, if cfg!(miri) { 600 } else { 50_000 });
     }
 
     #[test]

@@ -341,6 +341,24 @@ pub trait Geometry: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static
         self.height() == 6 && matches!(self.width(), 7 | 8) && self.connect() == 4
     }
 
+    /// Who wins the empty board with perfect play, where that is published and cutoff's own
+    /// solve agrees: 1 the first player, -1 the second, 0 neither (a draw); `None` on other
+    /// boards. Where the second player wins, early positions with the first player to move
+    /// probe "at least a draw?" first (see
+    /// [`Knowledge::first_probe`](crate::knowledge::Knowledge::first_probe)).
+    #[inline(always)]
+    fn empty_board_winner(&self) -> Option<i8> {
+        if self.connect() != 4 {
+            return None;
+        }
+        match (self.width(), self.height()) {
+            (7, 6) | (6, 7) => Some(1),
+            (6, 6) | (8, 6) => Some(-1),
+            (7, 7) => Some(0),
+            _ => None,
+        }
+    }
+
     /// The word with its columns reversed (a key, a bitboard, a set of cells).
     #[inline]
     fn mirror(&self, k: Self::Word) -> Self::Word {

@@ -250,7 +250,19 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
     fn first_probe(game: &Connect4<G>, pos: &Bitboard<G::Word>) -> Option<Value> {
         // Early positions are nearly always decided late, by a small margin: settle the sign
         // first (7x6 Begin-Hard, first 10: 11% fewer nodes; later positions gain nothing).
-        (pos.moves < first_probe_zero_below(game.geo.cells())).then_some(0)
+        // On boards whose empty board the second player wins, the first player to move asks
+        // "at least a draw?" (above -1) rather than "a win?": the value is most likely -1,
+        // which then takes two probes, not three (6x6's empty board 18% fewer nodes; on 7x6
+        // the same rule for the second player to move changed nothing, so it stays off there;
+        // docs/measurements/connect4-sizes.md, "The first probe on the loser's side").
+        (pos.moves < first_probe_zero_below(game.geo.cells())).then(|| {
+            let second_wins = game.geo.empty_board_winner() == Some(-1);
+            if second_wins && pos.moves % 2 == 0 {
+                -1
+            } else {
+                0
+            }
+        })
     }
 
     fn probe_steps(game: &Connect4<G>, pos: &Bitboard<G::Word>) -> bool {

@@ -89,10 +89,10 @@ pub(crate) struct Cluster {
 }
 
 /// The shared, lock-free transposition table. Its memory is reserved at its full size up
-/// front, but a large table searches only its first [`GROWS_FROM`] bytes at first and
-/// doubles the part in use each time stores have evicted four times that part's entries
-/// (see [`TranspositionTable::grow`]): a small solve given a large table touches, and so
-/// zeroes and faults in, only the memory it needs.
+/// front, but a table over 64 MiB searches only its first 64 MiB at first and doubles the
+/// part in use each time stores have evicted four times that part's entries (see
+/// docs/design/transposition-table.md, "Growing into its memory"): a small solve given a
+/// large table touches, and so zeroes and faults in, only the memory it needs.
 pub struct TranspositionTable {
     clusters: Clusters,
     /// The part in use: its cluster count minus one, a power of two minus one, at most

@@ -101,7 +101,7 @@ pub struct TranspositionTable {
     /// Live entries evicted since the part in use last grew, counted by each searcher in
     /// batches of [`PRESSURE_BATCH`].
     pressure: AtomicU64,
-    /// Set while one thread copies the part in use into the half it grows into.
+    /// Set while one thread moves entries into the half the part in use grows into.
     growing: std::sync::atomic::AtomicBool,
     /// The current search's age: entries of older searches are cheaper to replace.
     age: AtomicU8,
@@ -264,7 +264,7 @@ fn index_hash(key: u64) -> u64 {
     x ^ (x >> 32)
 }
 
-/// The part of a large table in use when it is made or cleared: 64 MiB, which the searches
+/// The part of a large table in use when it is made: 64 MiB, which the searches
 /// measured on 64 MiB tables never outgrow faster than they would fill it.
 const GROWS_FROM: usize = 64 << 20;
 
@@ -566,11 +566,10 @@ impl TranspositionTable {
     }
 
     /// A table over `clusters` (a power of two of them, which `cluster` relies on) that
-    /// starts with `start` of them in use (rounded down to a power of two, at most all).
+    /// starts with `start` of them in use (a power of two; at most all).
     fn from_clusters(clusters: Clusters, start: usize) -> Self {
-        debug_assert!(clusters.len.is_power_of_two());
-        let start = start.clamp(1, clusters.len);
-        let start = 1usize << (usize::BITS - 1 - start.leading_zeros());
+        debug_assert!(clusters.len.is_power_of_two() && start.is_power_of_two());
+        let start = start.min(clusters.len);
         TranspositionTable {
             clusters,
             mask: AtomicU64::new(start as u64 - 1),

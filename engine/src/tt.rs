@@ -716,6 +716,7 @@ impl TranspositionTable {
     /// The index of `key`'s cluster (two entries): keys with the same index compete for
     /// the same slots. For tests that want contention.
     #[doc(hidden)]
+    #[inline(always)]
     pub fn cluster_index(&self, key: u64) -> usize {
         // The mask keeps the index inside the part in use, a power of two of clusters.
         (index_hash(key) & self.mask.load(Acquire)) as usize

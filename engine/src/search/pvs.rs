@@ -504,6 +504,12 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         policy: &P,
     ) {
         if node.forced {
+            if best.value >= node.beta {
+                // Not a node, so not a cutoff either: its one move says nothing of the move
+                // order (`improve` counted it).
+                self.stats.cutoffs -= 1;
+                self.stats.first_move_cutoffs -= 1;
+            }
             self.settle(ply, best.value);
             return;
         }

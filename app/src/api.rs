@@ -188,6 +188,7 @@ impl PositionQuery {
             parallel: cutoff::solver::Mode::Ybwc,
             split: Default::default(),
             table: Default::default(),
+            profile: false,
         })
     }
 }

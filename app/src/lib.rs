@@ -23,6 +23,7 @@ pub mod message;
 pub mod options;
 pub mod output;
 pub mod position;
+pub mod profile;
 pub mod progress;
 pub mod shard;
 pub mod suite;

@@ -74,6 +74,9 @@ pub struct Report {
     /// The table file's figures, with `--table-file`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub table_file: Option<TableFileReport>,
+    /// Where the work went, ply by ply, with `--profile`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<crate::profile::ProfileReport>,
 }
 
 /// What `--table-file` did in one run.
@@ -103,6 +106,7 @@ impl Report {
         r.depth = depth;
         r.time_ms = out.elapsed.as_secs_f64() * 1e3;
         r.threads = out.threads;
+        r.profile = out.profile.as_ref().map(crate::profile::ProfileReport::new);
         if out.threads > 1 && out.nodes_per_thread.len() == out.threads {
             r.nodes_per_thread = Some(out.nodes_per_thread.clone());
         }
@@ -218,6 +222,7 @@ impl Report {
             weak: false,
             stopped: None,
             table_file: None,
+            profile: None,
         }
     }
 
@@ -314,7 +319,12 @@ impl Report {
             ));
         }
         rows.extend(extra.iter().cloned());
-        aligned(&rows)
+        let mut text = aligned(&rows);
+        if let Some(p) = &self.profile {
+            text.push_str("\n\nprofile: how the nodes of each ply ended\n");
+            text.push_str(p.table().trim_end());
+        }
+        text
     }
 }
 

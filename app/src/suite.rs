@@ -2,9 +2,10 @@
 //! checked against their expected scores.
 
 use cutoff::advanced::parallel_search;
-use cutoff::advanced::{Limits, Searcher};
+use cutoff::advanced::{Limits, NoObserver, Observer, Searcher};
 use cutoff::game::{Game, Value};
 use cutoff::games::perfect::connect4::{Connect4, Geometry, SuiteLine};
+use cutoff::profile::Profile;
 use cutoff::solver::AUTO_SERIAL_NODES;
 use cutoff::solver::{Mode, ParallelConfig};
 use cutoff::tt::{TranspositionTable, TtStats};
@@ -69,6 +70,10 @@ pub struct SuiteSummary {
     /// Total microseconds spent emptying the table (and the serial searcher's killers and
     /// history) between positions, outside the timed searches; 0 with `keep_table`.
     pub reset_us: f64,
+    /// How the nodes of each ply ended, every position's added up ply by ply from its
+    /// root, when [`SuiteOptions::profile`] asked for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<crate::profile::ProfileReport>,
 }
 
 /// How a suite is run.
@@ -89,6 +94,8 @@ pub struct SuiteOptions {
     /// reference solvers' published figures do, so its node count does not depend on the
     /// positions before it.
     pub keep_table: bool,
+    /// Profile the searches (see [`cutoff::profile`]): one thread only.
+    pub profile: bool,
 }
 
 /// Why a test set's run failed.
@@ -103,6 +110,9 @@ pub enum SuiteError {
     /// The serial search stopped with neither a time nor a node limit (a bug).
     #[error("the serial search stopped without a limit")]
     StoppedWithoutLimit,
+    /// A profile was asked for with more than one thread.
+    #[error("a profile is taken on one thread")]
+    ProfileThreads,
 }
 
 /// Solves every line of a set for `game`'s board with the null-window solver, one position
@@ -117,12 +127,32 @@ pub fn run_suite<G: Geometry>(
     opts: SuiteOptions,
     progress: &(dyn Fn() + Sync),
 ) -> Result<(Vec<PositionResult>, SuiteSummary), SuiteError> {
+    if !opts.profile {
+        return run_observed(game, lines, opts, progress, NoObserver).map(|(r, s, _)| (r, s));
+    }
+    if opts.threads > 1 {
+        return Err(SuiteError::ProfileThreads);
+    }
+    let (results, mut summary, profile) =
+        run_observed(game, lines, opts, progress, Profile::default())?;
+    summary.profile = Some(crate::profile::ProfileReport::new(&profile));
+    Ok((results, summary))
+}
+
+/// [`run_suite`] with the serial searcher reporting to `obs`, returned at the end.
+fn run_observed<G: Geometry, O: Observer<Connect4<G>>>(
+    game: &Connect4<G>,
+    lines: &[SuiteLine<G>],
+    opts: SuiteOptions,
+    progress: &(dyn Fn() + Sync),
+    obs: O,
+) -> Result<(Vec<PositionResult>, SuiteSummary, O), SuiteError> {
     let tt = TranspositionTable::try_new(opts.tt_mib)?;
     // A large table's pages are zeroed by the kernel when first touched (see the table):
     // touch them all now, before any clock starts, or the first positions' times pay for it
     // (End-Easy, one thread: 4.5 us a position against 1.8 us).
     tt.clear();
-    let mut serial = Searcher::new(game, game.initial(), None)
+    let mut serial = Searcher::with_observer(game, game.initial(), None, obs)
         .table(&tt)
         .weak(opts.parallel.weak)
         .want_move(false);
@@ -243,6 +273,7 @@ pub fn run_suite<G: Geometry>(
         tt: tt_total,
         keep_table: opts.keep_table,
         reset_us,
+        profile: None,
     };
-    Ok((results, summary))
+    Ok((results, summary, serial.into_observer()))
 }

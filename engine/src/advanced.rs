@@ -8,6 +8,6 @@
 pub use crate::parallel::{parallel_iterative_deepening, parallel_search, ParallelResult};
 pub use crate::search::theory::theory;
 pub use crate::search::{
-    iterative_deepening, search, Deepening, Iteration, Limits, NoObserver, Observer, SearchResult,
-    Searcher,
+    iterative_deepening, search, Deepening, Ending, Iteration, Limits, NoObserver, Observer,
+    SearchResult, Searcher,
 };

@@ -69,6 +69,7 @@ mod names;
 pub mod ordering;
 pub(crate) mod parallel;
 pub mod players;
+pub mod profile;
 pub mod proof;
 pub mod rng;
 pub(crate) mod search;

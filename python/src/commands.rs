@@ -213,6 +213,7 @@ pub(crate) fn solve(
             table_file,
             table_file_nodes: int("table_file_nodes", table_file_nodes)?,
         },
+        profile: false,
     };
     let multi = kind.is_multi();
     run_command(
@@ -445,6 +446,7 @@ impl Solver {
                     table_file: None,
                     table_file_nodes: cutoff::tt::file::DEFAULT_MIN_NODES,
                 },
+                profile: false,
             },
             width,
             table: Mutex::new(table),

@@ -23,6 +23,9 @@ pub struct Options {
     pub split: crate::options::SplitOptions,
     /// Keeping the expensive table entries across runs.
     pub table: crate::options::TableFileOptions,
+    /// Report how the nodes of each ply ended (one thread, a table-driven search, no
+    /// budget; see [`cutoff::profile`]).
+    pub profile: bool,
 }
 
 /// What `cutoff solve` finds, under `control`, before it is printed.
@@ -56,6 +59,12 @@ fn run(
         ));
     }
     if args.game.game.is_multi() {
+        if args.profile {
+            return Err(AppError::invalid(
+                "\u{1}profile\u{2} profiles two-player searches; games with chance nodes or \
+                 more than two players have another model",
+            ));
+        }
         return super::solve_multi::compute(&args.game, &args.search, control);
     }
     let game = AnyGame::parse(&args.game)?;
@@ -141,6 +150,24 @@ fn report<G: Describe>(
             "\u{1}time_ms\u{2} and \u{1}nodes\u{2} run iterative deepening with pvs, not {algo}"
         )));
     }
+    if args.profile {
+        if !algo.uses_table() {
+            return Err(AppError::invalid(format!(
+                "\u{1}profile\u{2} profiles the table-driven searches (pvs, mtdf, solve), \
+                 not {algo}"
+            )));
+        }
+        if budget {
+            return Err(AppError::invalid(
+                "\u{1}profile\u{2} cannot be combined with \u{1}time_ms\u{2} or \u{1}nodes\u{2}",
+            ));
+        }
+        if args.search.threads.is_some_and(|n| n > 1) {
+            return Err(AppError::invalid(
+                "\u{1}profile\u{2} is taken on one thread: give \u{1}threads\u{2} 1 or leave it out",
+            ));
+        }
+    }
     let threads = crate::options::thread_policy(args.search.threads)?;
     let uses_table = algo.uses_table() || budget;
     let progress = Progress::new(game.value_range());
@@ -155,6 +182,7 @@ fn report<G: Describe>(
         })
         .time(args.search.time_ms.map(Duration::from_millis))
         .nodes(args.search.nodes)
+        .profile(args.profile)
         .progress(&progress);
     // The table-driven searches poll the stop flag; the plain textbook ones run to the end,
     // so for them Ctrl-C keeps its usual meaning.

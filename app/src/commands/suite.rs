@@ -35,6 +35,9 @@ pub struct Options {
     pub keep_table: bool,
     /// Solve only the first N positions (at least 1).
     pub limit: Option<usize>,
+    /// Report how the nodes of each ply ended, over all the positions (one thread; see
+    /// [`cutoff::profile`]).
+    pub profile: bool,
 }
 
 /// `suite --json`: the summary's fields, the file, its board (absent for 7x6 with four in a
@@ -109,14 +112,25 @@ where
     if let Some(n) = args.limit {
         lines.truncate(n);
     }
-    let threads = crate::options::threads(args.threads)?;
+    if args.profile && args.threads.is_some_and(|n| n > 1) {
+        return Err(AppError::invalid(
+            "\u{1}profile\u{2} is taken on one thread: give \u{1}threads\u{2} 1 or leave it out",
+        ));
+    }
+    // A profile is taken on one thread, the automatic choice included.
+    let threads = if args.profile {
+        1
+    } else {
+        crate::options::threads(args.threads)?
+    };
     crate::options::table_mib(args.tt_mb)?;
     let opts = SuiteOptions {
         threads,
-        auto_threads: args.threads.is_none(),
+        auto_threads: args.threads.is_none() && !args.profile,
         tt_mib: args.tt_mb,
         parallel: args.split.config(args.parallel, args.weak),
         keep_table: args.keep_table,
+        profile: args.profile,
     };
     let (total, done) = (lines.len(), AtomicUsize::new(0));
     let (results, summary) = run_suite(start, &lines, opts, &|| {
@@ -164,6 +178,12 @@ where
             if summary.weak { ", weak" } else { "" }
         ));
     text.push('\n');
+    if let Some(p) = &summary.profile {
+        text.push_str(
+            "\nprofile: how the nodes of each ply from the root ended, all positions together\n",
+        );
+        text.push_str(&p.table());
+    }
     let after = (summary.mismatches > 0).then(|| {
         AppError::invalid(format!(
             "{} of {} positions gave the wrong score",

@@ -23,6 +23,11 @@ pub struct Args {
     /// Keeping the expensive table entries across runs.
     #[command(flatten)]
     pub table: crate::args::TableFileArgs,
+    /// Report how the nodes of each ply ended: leaves, bounds, table, enhanced cutoffs,
+    /// searched, and how soon the searched ones cut off (one thread, pvs, mtdf or solve, no
+    /// budget; see docs/guide/profile.md).
+    #[arg(long)]
+    pub profile: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -37,6 +42,7 @@ impl Args {
             parallel: self.parallel,
             split: self.split.options(),
             table: self.table.options(),
+            profile: self.profile,
         }
     }
 }

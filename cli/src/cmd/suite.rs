@@ -39,6 +39,10 @@ pub struct Args {
     /// Solve only the first N positions (at least 1).
     #[arg(long)]
     pub limit: Option<usize>,
+    /// Report how the nodes of each ply from the root ended, all positions together (one
+    /// thread; see docs/guide/profile.md).
+    #[arg(long)]
+    pub profile: bool,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -57,6 +61,7 @@ impl Args {
             split: self.split.options(),
             keep_table: self.keep_table,
             limit: self.limit,
+            profile: self.profile,
         }
     }
 }

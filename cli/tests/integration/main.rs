@@ -11,6 +11,7 @@ mod honest;
 mod impartial_cli;
 mod judge;
 mod pig;
+mod profile;
 mod serve;
 mod serve_hostile;
 mod shard;

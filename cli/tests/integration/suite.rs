@@ -23,6 +23,7 @@ fn nodes_by_line(lines: &[SuiteLine], keep_table: bool) -> Vec<(usize, u64)> {
         tt_mib: 16,
         parallel: cutoff::solver::ParallelConfig::default(),
         keep_table,
+        profile: false,
     };
     let (results, summary) =
         run_suite(&Connect4::new(), lines, opts, &|| ()).expect("the suite runs");

@@ -18,7 +18,7 @@ pub mod theory;
 mod veb;
 
 pub use iterative::{iterative_deepening, Deepening, Iteration};
-pub use observer::{NoObserver, Observer};
+pub use observer::{Ending, NoObserver, Observer};
 pub use progress::{MoveProgress, Progress, Snapshot};
 pub use searcher::{Limits, Searcher};
 pub use stats::Stats;

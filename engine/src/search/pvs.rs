@@ -15,7 +15,7 @@
 //! parallel tasks call too.
 
 use super::policy::{Best, Node, Policy, Serial, Split};
-use super::{Observer, Searcher};
+use super::{Ending, Observer, Searcher};
 use crate::game::{Game, MoveBuffer, Value, NO_CODE};
 use crate::knowledge::{Assessment, Knowledge};
 use crate::tt::{Bound, Entry};
@@ -52,6 +52,8 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         // and searched after the others, when their values are likely in the table.
         let defer = P::DEFERS && node.moves > 1 && policy.defers(self.horizon - ply);
         let mut deferred = 0u64;
+        // Moves this thread searched, for the observer's profile.
+        let mut tried = 0;
         for i in 0..node.moves {
             if split_after == Some(i) {
                 let rest = super::policy::Brothers {
@@ -77,6 +79,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 None
             };
             let v = self.child(ply, i, a, node.beta, policy);
+            tried += usize::from(O::ENDINGS);
             if let Some(key) = claim {
                 policy.leave(key);
             }
@@ -92,6 +95,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             let i = deferred.trailing_zeros() as usize;
             deferred &= deferred - 1;
             let v = self.child(ply, i, a, node.beta, policy);
+            tried += usize::from(O::ENDINGS);
             if self.stopped {
                 return 0;
             }
@@ -106,6 +110,14 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         // depend on the window the node was searched with: threads sharing the table, or
         // another move order, could then find another depth-limited value.
         best.value = best.value.max(node.lo).min(node.hi);
+        if O::ENDINGS && !node.forced {
+            let how = Ending::Searched {
+                tried,
+                moves: node.moves,
+                cutoff: best.value >= node.beta,
+            };
+            self.obs.ended(ply, how);
+        }
         self.epilogue(ply, &node, &best, policy);
         best.value
     }
@@ -141,6 +153,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         self.descend_analysed(ply, i);
         if i > 0 && G::Knowledge::settle_children_from_table(self.game, &self.arena.ply(ply).pos) {
             if let Some(v) = self.settled_child(ply + 1, a, beta) {
+                self.obs.ended(ply + 1, Ending::SettledByParent);
                 return v;
             }
         }
@@ -278,6 +291,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         self.opened(ply, alpha, beta);
         // Below the root `analyse` tests for the end of the game (see its contract).
         if let Some(v) = self.enter_with(ply, ply == 0) {
+            self.obs.ended(ply, Ending::Analysis);
             return Err(v);
         }
         if self.poll_stop(policy) {
@@ -308,6 +322,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             Assessment::Bounds(lo, hi) => (lo, hi),
         };
         if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
+            self.obs.ended(ply, Ending::Bounds);
             return Err(v);
         }
         let moves = self.arena.ply(ply).moves.len();
@@ -330,6 +345,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             // A forced move: passed through without a node, a probe or a store of its own.
             self.stats.nodes -= 1;
             self.stats.forced += 1;
+            self.obs.ended(ply, Ending::Forced);
             return Ok(node(alpha, beta, lo, hi, true, 0));
         }
 
@@ -342,6 +358,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             Assessment::Value(v) => return Err(self.known(ply, v)),
             Assessment::Bounds(lo2, hi2) => {
                 if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo2, hi2) {
+                    self.obs.ended(ply, Ending::Bounds);
                     return Err(v);
                 }
                 (lo.max(lo2), hi.min(hi2))
@@ -361,6 +378,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                     let v = e.value as Value;
                     match e.bound {
                         Bound::Exact => {
+                            self.obs.ended(ply, Ending::Table);
                             self.settle(ply, v);
                             return Err(v);
                         }
@@ -368,6 +386,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                         Bound::Upper => beta = beta.min(v),
                     }
                     if alpha >= beta {
+                        self.obs.ended(ply, Ending::Table);
                         self.settle(ply, v);
                         return Err(v);
                     }
@@ -379,6 +398,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 if let Some(v) = self.enhanced_cutoff(tt, ply, left - 1, beta) {
                     // A fail high, clamped like the loop's values (see `node`).
                     let v = v.min(hi);
+                    self.obs.ended(ply, Ending::EnhancedCutoff);
                     self.settle(ply, v);
                     return Err(v);
                 }
@@ -400,6 +420,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
     /// Settles the node at `ply` on the value the game's analysis gave: a leaf.
     #[inline(always)]
     fn known(&mut self, ply: usize, v: Value) -> Value {
+        self.obs.ended(ply, Ending::Analysis);
         self.stats.leaves += 1;
         self.settle(ply, v);
         v

@@ -19,7 +19,8 @@
 
 use crate::game::{Game, Value};
 use crate::parallel::{parallel_iterative_deepening, parallel_search, ParallelResult};
-use crate::search::{iterative_deepening, Algorithm, Limits, Searcher, Stats};
+use crate::profile::Profile;
+use crate::search::{iterative_deepening, Algorithm, Limits, Observer, Searcher, Stats};
 
 // The settings and progress types of the solver's builder, at home beside it.
 use crate::clock::Instant;
@@ -120,6 +121,8 @@ pub struct Report<M> {
     pub stopped: Option<Stop>,
     /// Wall time of the search.
     pub elapsed: Duration,
+    /// Where the work went, ply by ply, if [`Solver::profile`] asked for it.
+    pub profile: Option<Profile>,
 }
 
 /// A bad setting, or a resource the search could not get.
@@ -239,6 +242,7 @@ pub struct Solver<'a, G: Game> {
     known: Option<Known<'a, G>>,
     move_progress: Option<&'a MoveProgress>,
     want_move: bool,
+    profile: bool,
 }
 
 /// Exact values known without a search (see [`Solver::known_values`]).
@@ -269,6 +273,7 @@ impl<'a, G: Game> Solver<'a, G> {
             known: None,
             move_progress: None,
             want_move: true,
+            profile: false,
         }
     }
 
@@ -412,6 +417,13 @@ impl<'a, G: Game> Solver<'a, G> {
         self
     }
 
+    /// Profiles the search: the [`Report`] then says how the nodes of each ply ended
+    /// ([`Profile`]). A profile is taken on one thread, of a search without a budget.
+    pub fn profile(mut self, profile: bool) -> Self {
+        self.profile = profile;
+        self
+    }
+
     /// Runs the search.
     pub fn run(self) -> Result<Report<G::Move>, SolveError> {
         let budget = self.time.is_some() || self.nodes.is_some();
@@ -433,6 +445,11 @@ impl<'a, G: Game> Solver<'a, G> {
         }
         if self.threads == Threads::Exactly(0) {
             return Err(SolveError::Settings("0 threads asked for".into()));
+        }
+        if self.profile && (budget || matches!(self.threads, Threads::Exactly(n) if n > 1)) {
+            return Err(SolveError::Settings(
+                "a profile is taken of a search on one thread, without a budget".into(),
+            ));
         }
         let mut owned = None;
         let tt = self.table.open(&mut owned)?;
@@ -495,6 +512,7 @@ impl<'a, G: Game> Solver<'a, G> {
             nodes_per_thread: Vec::new(),
             stopped: None,
             elapsed: Duration::ZERO,
+            profile: None,
         };
         let interrupted = || {
             self.stop
@@ -560,37 +578,38 @@ impl<'a, G: Game> Solver<'a, G> {
             Threads::Exactly(n) => n <= 1 || !parallel_algo,
             Threads::Auto => true,
         };
+        // A profile is taken on one thread: an automatic choice of threads stays serial.
+        let auto_parallel = !self.profile && parallel_algo && want > 1;
         let mut finished = false;
         if serial_first {
             let auto = match self.threads {
-                Threads::Auto if parallel_algo && want > 1 => Some(AUTO_SERIAL_NODES),
+                Threads::Auto if auto_parallel => Some(AUTO_SERIAL_NODES),
                 _ => None,
             };
             let cap = match (auto, self.exact_nodes) {
                 (Some(a), Some(n)) => Some(a.min(n)),
                 (a, n) => a.or(n),
             };
-            let mut s = Searcher::new(self.game, self.root, self.depth)
-                .weak(self.weak)
-                .window(self.window)
-                .want_move(self.want_move)
-                .limits(Limits {
-                    nodes: cap,
-                    ..limits
-                });
-            if algo.uses_table() {
-                s = s.table(tt);
-            }
-            let (value, best) = s.run(algo);
+            let limits = Limits {
+                nodes: cap,
+                ..limits
+            };
+            let serial = if self.profile {
+                let (serial, profile) = self.serial(algo, tt, limits, Profile::default());
+                out.profile = Some(profile);
+                serial
+            } else {
+                self.serial(algo, tt, limits, crate::search::NoObserver).0
+            };
             unfinished()?;
-            out.stats = s.stats();
-            out.tt = s.tt_stats();
+            out.stats = serial.stats;
+            out.tt = serial.tt;
             out.nodes_per_thread = vec![out.stats.nodes];
-            if !s.stopped() {
+            if !serial.stopped {
                 finished = true;
-                out.verdict = settled(value, horizon, full);
-                out.best_move = best;
-                out.pv = s.pv().to_vec();
+                out.verdict = settled(serial.value, horizon, full);
+                out.best_move = serial.best;
+                out.pv = serial.pv;
             } else if auto.is_none()
                 || interrupted()
                 || self.exact_nodes.is_some_and(|n| out.stats.nodes >= n)
@@ -662,6 +681,47 @@ impl<'a, G: Game> Solver<'a, G> {
         }
         out.elapsed = start.elapsed();
         Ok(out)
+    }
+}
+
+/// What a serial search found (see [`Solver::serial`]).
+struct Serial<M> {
+    value: Value,
+    best: Option<M>,
+    pv: Vec<M>,
+    stats: Stats,
+    tt: TtStats,
+    stopped: bool,
+}
+
+impl<'a, G: Game> Solver<'a, G> {
+    /// Runs `algo` serially on the calling thread under `limits`, with the table `tt` if the
+    /// algorithm uses one, reporting to `obs`; returns what it found and the observer.
+    fn serial<O: Observer<G>>(
+        &self,
+        algo: Algorithm,
+        tt: &'a TranspositionTable,
+        limits: Limits<'a>,
+        obs: O,
+    ) -> (Serial<G::Move>, O) {
+        let mut s = Searcher::with_observer(self.game, self.root, self.depth, obs)
+            .weak(self.weak)
+            .window(self.window)
+            .want_move(self.want_move)
+            .limits(limits);
+        if algo.uses_table() {
+            s = s.table(tt);
+        }
+        let (value, best) = s.run(algo);
+        let serial = Serial {
+            value,
+            best,
+            pv: s.pv().to_vec(),
+            stats: s.stats(),
+            tt: s.tt_stats(),
+            stopped: s.stopped(),
+        };
+        (serial, s.into_observer())
     }
 }
 

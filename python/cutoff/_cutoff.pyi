@@ -15,6 +15,8 @@ __all__ = [
     "Solver",
     "SolveResult",
     "TableFileReport",
+    "Profile",
+    "ProfileRow",
     "ChanceResult",
     "AnalyseResult",
     "MoveScore",
@@ -92,6 +94,8 @@ class SolveResult:
     def stopped(self) -> Optional[str]: ...
     @property
     def table_file(self) -> Optional[TableFileReport]: ...
+    @property
+    def profile(self) -> Optional[Profile]: ...
     def to_dict(self) -> Dict[str, Any]:
         """The report as the command's --json prints it."""
 
@@ -109,6 +113,50 @@ class TableFileReport:
     def dropped(self) -> int: ...
     def to_dict(self) -> Dict[str, Any]:
         """The figures as the command's --json writes them."""
+
+@final
+class ProfileRow:
+    """One ply's row of a profile, or the total's (ply None): how its nodes ended."""
+
+    @property
+    def ply(self) -> Optional[int]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def analysis(self) -> int: ...
+    @property
+    def bounds(self) -> int: ...
+    @property
+    def table(self) -> int: ...
+    @property
+    def enhanced_cutoffs(self) -> int: ...
+    @property
+    def searched(self) -> int: ...
+    @property
+    def cut_nodes(self) -> int: ...
+    @property
+    def first_move_cut_rate(self) -> float: ...
+    @property
+    def moves_per_cut(self) -> float: ...
+    @property
+    def moves_per_other(self) -> float: ...
+    @property
+    def forced(self) -> int: ...
+    @property
+    def settled_by_parent(self) -> int: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The row as the command's --json writes it."""
+
+@final
+class Profile:
+    """How the nodes of a search ended, ply by ply (plies) and in total (total)."""
+
+    @property
+    def plies(self) -> List[ProfileRow]: ...
+    @property
+    def total(self) -> ProfileRow: ...
+    def to_dict(self) -> Dict[str, Any]:
+        """The profile as the command's --json writes it."""
 
 @final
 class ChanceResult:
@@ -395,6 +443,7 @@ def solve(
     split_after: Optional[int] = None,
     table_file: Union[str, os.PathLike[str], None] = None,
     table_file_nodes: int = ...,
+    profile: bool = False,
     progress: Optional[_Progress] = None,
     progress_every: float = 1.0,
 ) -> Union[SolveResult, ChanceResult, SearchResult]:

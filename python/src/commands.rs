@@ -81,6 +81,8 @@ impl SearchKeywords<'_> {
 ///   `players`, `win_score`, `faces`, `horizon`, `piglet=False`: pig; `outcomes`, `probs`:
 ///   chance trees;
 /// - `table_file=None`, `table_file_nodes=1000000`: keep the costly entries in a file;
+/// - `profile=False`: the report's `profile` says how the nodes of each ply ended (one
+///   thread, pvs, mtdf or solve, no budget; docs/guide/profile.md);
 /// - `progress=None`: called every `progress_every=1.0` seconds with a dict (`seconds`,
 ///   `nodes`, `bounds`, `depth`, `testing`).
 ///
@@ -94,7 +96,7 @@ impl SearchKeywords<'_> {
     seed=Int(1), order="random", root="max", players=None, win_score=None, faces=None,
     horizon=None, piglet=false, outcomes=None, probs=None, split_depth=None, split_nodes=None,
     split_after=None, table_file=None, table_file_nodes=Int(cutoff::tt::file::DEFAULT_MIN_NODES as i128),
-    progress=None, progress_every=1.0
+    profile=false, progress=None, progress_every=1.0
 ))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve(
@@ -127,6 +129,7 @@ pub(crate) fn solve(
     split_after: Option<Int>,
     table_file: Option<PathBuf>,
     table_file_nodes: Int,
+    profile: bool,
     progress: Option<Py<PyAny>>,
     progress_every: f64,
 ) -> PyResult<Py<PyAny>> {
@@ -153,6 +156,7 @@ pub(crate) fn solve(
             ("split_nodes", split_nodes.is_some()),
             ("split_after", split_after.is_some()),
             ("table_file", table_file.is_some()),
+            ("profile", profile),
         ];
         if let Some((kw, _)) = builtin_only.iter().find(|k| k.1) {
             return Err(crate::Error::new_err(format!(
@@ -213,7 +217,7 @@ pub(crate) fn solve(
             table_file,
             table_file_nodes: int("table_file_nodes", table_file_nodes)?,
         },
-        profile: false,
+        profile,
     };
     let multi = kind.is_multi();
     run_command(

@@ -300,6 +300,8 @@ fn _cutoff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<commands::Solver>()?;
     m.add_class::<results::SolveResult>()?;
     m.add_class::<results::TableFileReport>()?;
+    m.add_class::<results::Profile>()?;
+    m.add_class::<results::ProfileRow>()?;
     m.add_class::<results::ChanceResult>()?;
     m.add_class::<results::AnalyseResult>()?;
     m.add_class::<results::MoveScore>()?;

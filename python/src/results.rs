@@ -114,6 +114,10 @@ pub(crate) struct SolveResult {
     #[pyo3(get)]
     #[serde(default)]
     table_file: Option<TableFileReport>,
+    /// How the nodes of each ply ended, with `profile=True` (docs/guide/profile.md).
+    #[pyo3(get)]
+    #[serde(default)]
+    profile: Option<Profile>,
     #[serde(skip)]
     json: String,
     #[serde(skip)]
@@ -121,6 +125,84 @@ pub(crate) struct SolveResult {
 }
 
 report_methods!(SolveResult, ["game", "value", "best_move", "nodes"]);
+
+/// One ply's row of a profile, or the total's (`ply` None): the command's JSON fields
+/// (docs/guide/profile.md lists them).
+#[pyclass(module = "cutoff", frozen)]
+#[derive(Clone, serde::Serialize, Deserialize)]
+pub(crate) struct ProfileRow {
+    #[pyo3(get)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ply: Option<usize>,
+    #[pyo3(get)]
+    nodes: u64,
+    #[pyo3(get)]
+    analysis: u64,
+    #[pyo3(get)]
+    bounds: u64,
+    #[pyo3(get)]
+    table: u64,
+    #[pyo3(get)]
+    enhanced_cutoffs: u64,
+    #[pyo3(get)]
+    searched: u64,
+    #[pyo3(get)]
+    cut_nodes: u64,
+    #[pyo3(get)]
+    first_move_cut_rate: f64,
+    #[pyo3(get)]
+    moves_per_cut: f64,
+    #[pyo3(get)]
+    moves_per_other: f64,
+    #[pyo3(get)]
+    forced: u64,
+    #[pyo3(get)]
+    settled_by_parent: u64,
+}
+
+#[pymethods]
+impl ProfileRow {
+    /// The row as the command's `--json` writes it, as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = serde_json::to_string(self).map_err(|e| unreadable("profile", e))?;
+        loads(py, &text)
+    }
+
+    fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        repr_of(
+            slf.as_any(),
+            "ProfileRow",
+            &["ply", "nodes", "searched", "first_move_cut_rate"],
+        )
+    }
+}
+
+/// How the nodes of a search ended, ply by ply (`plies`) and in total (`total`).
+#[pyclass(module = "cutoff", frozen)]
+#[derive(Clone, serde::Serialize, Deserialize)]
+pub(crate) struct Profile {
+    #[pyo3(get)]
+    plies: Vec<ProfileRow>,
+    #[pyo3(get)]
+    total: ProfileRow,
+}
+
+#[pymethods]
+impl Profile {
+    /// The profile as the command's `--json` writes it, as a dict.
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = serde_json::to_string(self).map_err(|e| unreadable("profile", e))?;
+        loads(py, &text)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "cutoff.Profile(plies={}, nodes={})",
+            self.plies.len(),
+            self.total.nodes
+        )
+    }
+}
 
 /// What `table_file` did in one solve.
 #[pyclass(module = "cutoff", frozen)]

@@ -240,3 +240,29 @@ def test_a_solver_takes_turns_across_threads():
 def test_interrupted_is_a_keyboard_interrupt_with_a_result():
     e = cutoff.Interrupted("interrupted", None)
     assert isinstance(e, KeyboardInterrupt) and e.result is None
+
+
+def test_solve_profile_is_typed_and_adds_up():
+    plain = cutoff.solve("connect4", "1233", board="6x5", threads=1, tt_mb=8)
+    r = cutoff.solve("connect4", "1233", board="6x5", threads=1, tt_mb=8, profile=True)
+    assert plain.profile is None
+    assert (r.value, r.nodes, r.cutoffs) == (plain.value, plain.nodes, plain.cutoffs)
+    p = r.profile
+    assert isinstance(p, cutoff.Profile) and isinstance(p.total, cutoff.ProfileRow)
+    assert p.total.ply is None and p.total.nodes == r.nodes
+    assert p.total.cut_nodes == r.cutoffs and p.total.searched == r.searched
+    assert sum(row.nodes for row in p.plies) == r.nodes
+    assert [row.ply for row in p.plies][0] == 0
+    for row in p.plies:
+        ended = row.analysis + row.bounds + row.table + row.enhanced_cutoffs + row.searched
+        assert ended == row.nodes
+        assert 0.0 <= row.first_move_cut_rate <= 1.0
+    assert p.to_dict() == r.to_dict()["profile"]
+    assert "profile: how the nodes of each ply ended" in str(r)
+
+
+def test_solve_profile_refusals_name_the_keyword():
+    with pytest.raises(cutoff.Error, match="profile"):
+        cutoff.solve("connect4", "4453", threads=2, profile=True)
+    with pytest.raises(cutoff.Error, match="time_ms"):
+        cutoff.solve("connect4", "4453", time_ms=50, profile=True)

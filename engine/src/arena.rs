@@ -19,6 +19,9 @@ pub struct Ply<G: Game> {
     pub hints: [i32; MAX_MOVES],
     /// What the game's analysis of this ply's node left for its later hooks.
     pub scratch: <G::Knowledge as Knowledge<G>>::Scratch,
+    /// The code of the move that cut this ply's last searched node off, for its parent's
+    /// ordering ([`crate::game::Refutation`]); `NO_CODE` when it was settled otherwise.
+    pub refutation: u8,
 }
 
 /// The most moves a position may have for the searches to order them all.
@@ -38,6 +41,7 @@ impl<G: Game> Arena<G> {
                 moves: G::Moves::default(),
                 pv: Vec::with_capacity(depth - p + 1),
                 hints: [0; MAX_MOVES],
+                refutation: crate::game::NO_CODE,
                 scratch: Default::default(),
             })
             .collect();

@@ -450,6 +450,23 @@ pub struct OrderingConfig {
     /// more below the root, pseudo-randomly from this seed (Lazy SMP's helpers diverge this
     /// way).
     pub jitter: u64,
+    /// After a move fails to cut a node off, try next the move that refuted it (see
+    /// [`Refutation`]); `None`: off (the default).
+    pub refutation: Option<Refutation>,
+}
+
+/// The refutation move: when a move of a node the table-driven searches are searching fails
+/// to cut it off, and the opponent's move that cut the child off is among the node's moves
+/// still to try, that move is tried next: the cell the opponent wanted is worth taking first.
+/// Only where a misordering is cheap and the hint allows it (see the fields).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Refutation {
+    /// Only at nodes at least this many plies below the root: near it a move tried too early
+    /// costs a subtree too large to risk on this guess.
+    pub min_ply: usize,
+    /// Only if the refutation's hint is at most this much below the hint of the move it
+    /// would go before (the game's hint scale: see [`Knowledge::analyse`]).
+    pub slack: i32,
 }
 
 impl Default for OrderingConfig {
@@ -460,6 +477,7 @@ impl Default for OrderingConfig {
             hint: true,
             history: true,
             jitter: 0,
+            refutation: None,
         }
     }
 }

@@ -5,7 +5,7 @@
 //! give no codes are ordered by their hint alone. The tables belong to one searcher (one
 //! thread), so a parallel search gives each worker its own and nothing here is shared.
 
-pub use crate::game::OrderingConfig;
+pub use crate::game::{OrderingConfig, Refutation};
 
 use crate::game::{Game, MoveBuffer, Player, NO_CODE};
 
@@ -20,6 +20,19 @@ pub struct MoveOrdering {
 const TABLE_BONUS: i64 = 1 << 50;
 const KILLER_BONUS: i64 = 1 << 48;
 const HINT_SCALE: i64 = 1 << 24;
+
+/// Moves `s[from]` up to `s[to]` (`to <= from`), the items between one place down: a slice's
+/// `rotate_right` on these few items, without its call to `memmove`.
+#[inline(always)]
+pub(crate) fn move_up<T: Copy>(s: &mut [T], from: usize, to: usize) {
+    let x = s[from];
+    let mut k = from;
+    while k > to {
+        s[k] = s[k - 1];
+        k -= 1;
+    }
+    s[to] = x;
+}
 
 impl MoveOrdering {
     /// Ordering state for searches up to `plies` deep.
@@ -42,8 +55,9 @@ impl MoveOrdering {
     }
 
     /// Sorts `moves` of `pos` at `ply` best first, `hints[i]` being the game's hint for move
-    /// `i` (see [`Knowledge::analyse`](crate::knowledge::Knowledge::analyse)). Insertion sort: lists are short and it is stable, so equal
-    /// scores keep the game's generation order.
+    /// `i` (see [`Knowledge::analyse`](crate::knowledge::Knowledge::analyse)), and the hints
+    /// with them, so that `hints[i]` is again move `i`'s. Insertion sort: lists are short and
+    /// it is stable, so equal scores keep the game's generation order.
     #[inline(always)]
     pub fn sort<G: Game>(
         &self,
@@ -52,7 +66,7 @@ impl MoveOrdering {
         ply: usize,
         moves: &mut G::Moves,
         table_move: u8,
-        hints: &[i32],
+        hints: &mut [i32],
     ) {
         let list = moves.as_mut_slice();
         // The score array below holds 64 moves, every game's capacity; a longer list would
@@ -83,21 +97,16 @@ impl MoveOrdering {
         list: &mut [G::Move],
         table_move: u8,
         config: OrderingConfig,
-        hints: &[i32],
+        hints: &mut [i32],
     ) {
-        let hints = &hints[..list.len()];
-        // Called for lists of at most 8 moves: a short array is cheap to clear.
-        let mut keys = [0i32; 8];
-        let keys = &mut keys[..list.len()];
-        if config.hint {
-            keys.copy_from_slice(hints);
-        }
+        // The hints are the sort's keys, sorted in place with their moves.
+        let keys = &mut hints[..list.len()];
         let mut start = 0;
         if config.table_move && table_move != NO_CODE {
             if let Some(t) = list.iter().position(|&mv| game.move_code(mv) == table_move) {
                 // The table move goes first; the others keep their order for the sort below.
-                list[..=t].rotate_right(1);
-                keys[..=t].rotate_right(1);
+                move_up(list, t, 0);
+                move_up(keys, t, 0);
                 start = 1;
             }
         }
@@ -125,7 +134,7 @@ impl MoveOrdering {
         ply: usize,
         list: &mut [G::Move],
         table_move: u8,
-        hints: &[i32],
+        hints: &mut [i32],
     ) {
         let side = (game.to_move(pos) == Player::Second) as usize;
         let killers = self.killers[ply];
@@ -162,15 +171,17 @@ impl MoveOrdering {
             scores[i] = s;
         }
         for i in 1..list.len() {
-            let (mv, s) = (list[i], scores[i]);
+            let (mv, s, h) = (list[i], scores[i], hints[i]);
             let mut j = i;
             while j > 0 && scores[j - 1] < s {
                 list[j] = list[j - 1];
                 scores[j] = scores[j - 1];
+                hints[j] = hints[j - 1];
                 j -= 1;
             }
             list[j] = mv;
             scores[j] = s;
+            hints[j] = h;
         }
     }
 
@@ -222,16 +233,24 @@ mod tests {
             let moves: Vec<u8> = (0..n as u8).collect();
             let table_move = (seed >> 8) as u8 % 8;
             let mut a = moves.clone();
+            let mut ha = hints;
             MoveOrdering::sort_by_table_and_hint(
                 &game,
                 &mut a,
                 table_move,
                 <Connect4 as Game>::Knowledge::default_ordering(&game),
-                &hints,
+                &mut ha,
             );
             let mut b = moves.clone();
-            general.sort_in::<Connect4, 8>(&game, &pos, 0, &mut b, table_move, &hints);
+            let mut hb = hints;
+            general.sort_in::<Connect4, 8>(&game, &pos, 0, &mut b, table_move, &mut hb);
             assert_eq!(a, b, "hints {:?}, table move {table_move}", &hints[..n]);
+            // The hints went with their moves: each sorted move has its own hint again.
+            for (sorted, h) in [(&a, &ha), (&b, &hb)] {
+                for (i, &mv) in sorted.iter().enumerate() {
+                    assert_eq!(h[i], hints[mv as usize], "round {round}");
+                }
+            }
         }
     }
 }

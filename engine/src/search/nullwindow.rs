@@ -145,7 +145,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 ply,
                 &mut p.moves,
                 crate::game::NO_CODE,
-                &p.hints,
+                &mut p.hints,
             );
             n
         };

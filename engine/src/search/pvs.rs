@@ -54,6 +54,15 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         let mut deferred = 0u64;
         // Moves this thread searched, for the observer's profile.
         let mut tried = 0;
+        let refutation = self
+            .ordering
+            .config
+            .refutation
+            .filter(|r| ply >= r.min_ply && node.moves > 2);
+        if refutation.is_some() {
+            // Whatever an earlier node's child left here is not this node's children's.
+            self.arena.ply_mut(ply + 1).refutation = NO_CODE;
+        }
         for i in 0..node.moves {
             if split_after == Some(i) {
                 let rest = super::policy::Brothers {
@@ -90,6 +99,9 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
                 deferred = 0;
                 break;
             }
+            if let Some(r) = refutation {
+                self.try_refutation_next(ply, i, r.slack);
+            }
         }
         while deferred != 0 {
             let i = deferred.trailing_zeros() as usize;
@@ -110,6 +122,9 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         // depend on the window the node was searched with: threads sharing the table, or
         // another move order, could then find another depth-limited value.
         best.value = best.value.max(node.lo).min(node.hi);
+        if self.ordering.config.refutation.is_some() && best.value >= node.beta && !node.forced {
+            self.arena.ply_mut(ply).refutation = best.code;
+        }
         if O::ENDINGS && !node.forced {
             let how = Ending::Searched {
                 tried,
@@ -137,6 +152,34 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             u64::from(code)
         };
         crate::rng::splitmix64(node.key ^ m.wrapping_mul(crate::rng::GOLDEN))
+    }
+
+    /// After move `i` of the node at `ply` failed to cut it off: if the move that cut that
+    /// child off is among the moves after the next and its hint is at most `slack` below the
+    /// next one's, it moves up to be tried next (see [`crate::game::Refutation`]).
+    #[inline(always)]
+    fn try_refutation_next(&mut self, ply: usize, i: usize, slack: i32) {
+        let code = self.arena.ply(ply + 1).refutation;
+        if code == NO_CODE {
+            return;
+        }
+        // Read once: the next child leaves its own, or nothing.
+        self.arena.ply_mut(ply + 1).refutation = NO_CODE;
+        let game = self.game;
+        let p = self.arena.ply_mut(ply);
+        let n = p.moves.len();
+        if i + 2 >= n {
+            return;
+        }
+        let list = p.moves.as_mut_slice();
+        let mut j = i + 2;
+        while j < n && game.move_code(list[j]) != code {
+            j += 1;
+        }
+        if j < n && p.hints[j] + slack >= p.hints[i + 1] {
+            crate::ordering::move_up(list, j, i + 1);
+            crate::ordering::move_up(&mut p.hints, j, i + 1);
+        }
     }
 
     /// Searches move `i` of the node at `ply` (see [`Searcher::scout`]). Returns its value
@@ -406,8 +449,14 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         }
 
         let p = self.arena.ply_mut(ply);
-        self.ordering
-            .sort(self.game, &p.pos, ply, &mut p.moves, table_move, &p.hints);
+        self.ordering.sort(
+            self.game,
+            &p.pos,
+            ply,
+            &mut p.moves,
+            table_move,
+            &mut p.hints,
+        );
         if let Some(tt) = tt {
             // Later children's probes then find their clusters already loading.
             for &mv in p.moves.as_slice().iter() {

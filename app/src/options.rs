@@ -123,6 +123,17 @@ impl Default for SearchOptions {
     }
 }
 
+/// Refuses a profile (`solve --profile`, `suite --profile`) asked of more than one thread:
+/// a profile is taken on one.
+pub fn profile_threads(profile: bool, threads: Option<usize>) -> Result<(), AppError> {
+    if profile && threads.is_some_and(|n| n > 1) {
+        return Err(AppError::invalid(
+            "\u{1}profile\u{2} is taken on one thread: give \u{1}threads\u{2} 1 or leave it out",
+        ));
+    }
+    Ok(())
+}
+
 /// The thread setting of `solve`: the count asked for, checked, or automatic (one thread
 /// first, every core once the search proves large; see [`cutoff::solver::Threads::Auto`]).
 pub fn thread_policy(asked: Option<usize>) -> Result<cutoff::solver::Threads, AppError> {

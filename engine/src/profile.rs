@@ -97,7 +97,7 @@ impl PlyProfile {
             Ending::Bounds => self.bounds += 1,
             Ending::Table => self.table += 1,
             Ending::EnhancedCutoff => self.enhanced_cutoffs += 1,
-            Ending::Searched { tried, cutoff, .. } => {
+            Ending::Searched { tried, cutoff } => {
                 self.searched += 1;
                 if cutoff {
                     self.cut_nodes += 1;

@@ -162,11 +162,7 @@ fn report<G: Describe>(
                 "\u{1}profile\u{2} cannot be combined with \u{1}time_ms\u{2} or \u{1}nodes\u{2}",
             ));
         }
-        if args.search.threads.is_some_and(|n| n > 1) {
-            return Err(AppError::invalid(
-                "\u{1}profile\u{2} is taken on one thread: give \u{1}threads\u{2} 1 or leave it out",
-            ));
-        }
+        crate::options::profile_threads(true, args.search.threads)?;
     }
     let threads = crate::options::thread_policy(args.search.threads)?;
     let uses_table = algo.uses_table() || budget;

@@ -112,11 +112,7 @@ where
     if let Some(n) = args.limit {
         lines.truncate(n);
     }
-    if args.profile && args.threads.is_some_and(|n| n > 1) {
-        return Err(AppError::invalid(
-            "\u{1}profile\u{2} is taken on one thread: give \u{1}threads\u{2} 1 or leave it out",
-        ));
-    }
+    crate::options::profile_threads(args.profile, args.threads)?;
     // A profile is taken on one thread, the automatic choice included.
     let threads = if args.profile {
         1

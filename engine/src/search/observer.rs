@@ -37,14 +37,12 @@ pub enum Ending {
     Table,
     /// A child's table entry cut it off (an enhanced transposition cutoff).
     EnhancedCutoff,
-    /// Its moves were searched: `tried` of its `moves`, the last of them cutting it off if
-    /// `cutoff`. (Under a parallel search a node's brothers may be searched by other threads:
-    /// `tried` then counts only this thread's.)
+    /// Its moves were searched: `tried` of them, the last cutting it off if `cutoff`. (Under a
+    /// parallel search a node's brothers may be searched by other threads: `tried` then counts
+    /// only this thread's.)
     Searched {
         /// Moves searched.
         tried: usize,
-        /// Moves it had.
-        moves: usize,
         /// Whether the last move searched cut the node off.
         cutoff: bool,
     },

@@ -128,7 +128,6 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         if O::ENDINGS && !node.forced {
             let how = Ending::Searched {
                 tried,
-                moves: node.moves,
                 cutoff: best.value >= node.beta,
             };
             self.obs.ended(ply, how);
@@ -365,7 +364,6 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             Assessment::Bounds(lo, hi) => (lo, hi),
         };
         if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo, hi) {
-            self.obs.ended(ply, Ending::Bounds);
             return Err(v);
         }
         let moves = self.arena.ply(ply).moves.len();
@@ -401,7 +399,6 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
             Assessment::Value(v) => return Err(self.known(ply, v)),
             Assessment::Bounds(lo2, hi2) => {
                 if let Some(v) = self.narrow(ply, &mut alpha, &mut beta, lo2, hi2) {
-                    self.obs.ended(ply, Ending::Bounds);
                     return Err(v);
                 }
                 (lo.max(lo2), hi.min(hi2))
@@ -489,6 +486,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         if *alpha < lo {
             *alpha = lo;
             if *alpha >= *beta {
+                self.obs.ended(ply, Ending::Bounds);
                 self.settle(ply, lo);
                 return Some(lo);
             }
@@ -496,6 +494,7 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         if *beta > hi {
             *beta = hi;
             if *alpha >= *beta {
+                self.obs.ended(ply, Ending::Bounds);
                 self.settle(ply, hi);
                 return Some(hi);
             }

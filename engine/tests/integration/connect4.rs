@@ -158,7 +158,7 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
     // which knows nothing of Connect Four, on every position where it bounds the value.
     let game = Connect4::new();
     let even_rows = game.geometry().even_rows();
-    let (mut odd_columns, mut losses) = (0, 0);
+    let (mut odd_columns, mut losses, mut graded, mut put_off) = (0, 0, 0, 0);
     for stones in [24, 26, 28] {
         for pos in late_positions_at(3000, stones, cutoff::rng::GOLDEN ^ stones as u64) {
             let (_, hi) = game.static_bounds(&pos);
@@ -167,6 +167,14 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
             }
             let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
             assert!(exact <= hi, "{pos:?}: {exact} above the bound {hi}");
+            // A loss before the last move: the graded bound (`claimeven_win`).
+            graded += (hi < -1) as u32;
+            // A loss although the first player could still make a line: its lines all lie
+            // above the second player's (`rows_put_off`).
+            let g = game.geometry();
+            let follower =
+                pos.opponent() | (g.board() & !pos.mask & even_rows & !game.playable(&pos));
+            put_off += (hi < 0 && g.has_line(g.board() & !follower)) as u32;
             if game.playable(&pos) & even_rows != 0 {
                 odd_columns += 1;
                 losses += (hi < 0) as u32;
@@ -174,8 +182,9 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
         }
     }
     assert!(
-        odd_columns >= 100 && losses >= 20,
-        "{odd_columns} bounds with odd columns, {losses} of them losses"
+        odd_columns >= 100 && losses >= 20 && graded >= 40 && put_off >= 40,
+        "{odd_columns} bounds with odd columns, {losses} of them losses; {graded} graded losses, \
+         {put_off} with lines put off"
     );
 }
 
@@ -185,7 +194,7 @@ fn per_move_lower_bounds_hold() {
     // opponent cannot make four after a move, or we can follow claimeven after it): checked
     // against plain alpha-beta wherever it gives one.
     let game = Connect4::new();
-    let (mut raised, mut wins) = (0, 0);
+    let (mut raised, mut wins, mut graded) = (0, 0, 0);
     for stones in [23, 25, 27] {
         for pos in late_positions_at(5000, stones, 0xD1B5_4A32_D192_ED03 ^ stones as u64) {
             let mut moves = <Connect4 as Game>::Moves::default();
@@ -213,11 +222,12 @@ fn per_move_lower_bounds_hold() {
             );
             raised += 1;
             wins += (lo > 0) as u32;
+            graded += (lo > 1) as u32;
         }
     }
     assert!(
-        raised >= 200 && wins >= 100,
-        "{raised} raised lower bounds, {wins} of them wins"
+        raised >= 200 && wins >= 100 && graded >= 50,
+        "{raised} raised lower bounds, {wins} of them wins, {graded} above 1"
     );
 }
 

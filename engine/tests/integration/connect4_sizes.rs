@@ -159,6 +159,48 @@ fn knowledge_holds_on_odd_and_even_heights_and_every_line_length() {
 }
 
 #[test]
+fn graded_claimeven_bounds_hold_on_even_heights() {
+    // The claimeven bound on other boards of even height and other line lengths, graded by
+    // how long the first player can put the loss off, and with the first player's lines
+    // lying above the second's: checked against plain alpha-beta wherever it bounds the value.
+    let (mut bounded, mut graded, mut put_off) = (0, 0, 0);
+    for (w, h, k) in [
+        (6, 4, 4),
+        (8, 4, 4),
+        (6, 6, 4),
+        (5, 4, 3),
+        (6, 4, 3),
+        (8, 6, 5),
+    ] {
+        let start = Connect4::empty(Shape::<u64>::new(w, h, k).unwrap());
+        let g = start.geometry();
+        let cells = g.cells();
+        for game in late_positions(&start, 1500, cells - 12, (w * 31 + h * 7 + k) as u64) {
+            let pos = game.board();
+            let (_, hi) = game.static_bounds(&pos);
+            if hi == game.max_score() {
+                continue;
+            }
+            let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
+            assert!(
+                exact <= hi,
+                "{} {pos:?}: {exact} above the bound {hi}",
+                game.shape_name()
+            );
+            bounded += 1;
+            graded += (hi < -1) as u32;
+            let follower =
+                pos.opponent() | (g.board() & !pos.mask & g.even_rows() & !game.playable(&pos));
+            put_off += (hi < 0 && g.has_line(g.board() & !follower)) as u32;
+        }
+    }
+    assert!(
+        bounded >= 400 && graded >= 60 && put_off >= 20,
+        "{bounded} bounds, {graded} graded, {put_off} with the first player's lines put off"
+    );
+}
+
+#[test]
 fn the_runtime_7x6_board_searches_as_the_standard_one() {
     // Same values and node counts: the shape chosen at run time changes nothing but speed.
     for moves in ["44536734", "3344443", "12345671234", "445327"] {

@@ -240,6 +240,25 @@ pub trait Geometry: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static
         false
     }
 
+    /// The first cell (the lowest bit) of each winning line the stones `p` hold in steps of
+    /// `d` bits (see [`Geometry::line_cells`]).
+    #[inline(always)]
+    fn line_starts(&self, p: Self::Word, d: u32) -> Self::Word {
+        line_starts(p, d, self.connect())
+    }
+
+    /// The cells of the winning lines the stones `p` hold in steps of `d` bits (1 up a
+    /// column, [`Geometry::col_bits`] along a row, one less or more along the diagonals).
+    #[inline]
+    fn line_cells(&self, p: Self::Word, d: u32) -> Self::Word {
+        let starts = self.line_starts(p, d);
+        let mut cells = starts;
+        for j in 1..self.connect() {
+            cells |= starts.up(j * d);
+        }
+        cells
+    }
+
     /// The empty cells that would complete a winning line for the stones `p` (`mask`: all
     /// stones), whether or not they can be played now.
     #[inline(always)]

@@ -47,7 +47,9 @@ impl<G: Geometry> Connect4<G> {
     /// only in a column of odd height, which come in pairs) in another column of odd height.
     /// The second player then ends up with every empty cell of the even rows that is not
     /// playable now, and the first player with at most the rest. If the first cannot make a
-    /// line in the rest it cannot win, and if the second then has one it loses. (This bound
+    /// line in the rest it cannot win, and if the second then has one it loses, no later than
+    /// the second's lines can be put off to (see `claimeven_follower`, which also lets the
+    /// first player's lines lie above the second's). (This bound
     /// first required every column at an even height; taking the playable cells of odd
     /// columns into account cut 8-12% of the nodes.) On a board of odd height the top row is
     /// odd, and a stone there has no cell above it to answer on: the bound is off.
@@ -61,8 +63,8 @@ impl<G: Geometry> Connect4<G> {
             hi = 0;
         } else if claimeven(g) && pos.moves.is_multiple_of(2) {
             let follower = pos.opponent() | (empty & g.even_rows() & !self.playable(pos));
-            if !g.has_line(g.board() & !follower) {
-                hi = if g.has_line(follower) { -1 } else { 0 };
+            if let Some(v) = claimeven_follower(g, follower, empty) {
+                hi = -v;
             }
         }
         if !g.has_line(pos.opponent() | empty) {
@@ -70,6 +72,96 @@ impl<G: Geometry> Connect4<G> {
         }
         (lo, hi)
     }
+}
+
+/// What claimeven guarantees the follower (the second player, to answer the first) once its
+/// cells are `follower` (see [`Connect4::static_bounds`]; `empty`: the empty cells): at
+/// least a draw if the first player can make no line in the rest of the board, and a win if
+/// the follower then has a line; a win too if every line of the first player's in the rest
+/// lies wholly above a line along a row of the follower's in the same columns, since a cell
+/// is filled only after the cells below it: the follower's line is complete first, whatever
+/// the order of play. Lines up a column are never covered so. `None`: no guarantee.
+/// (Steininger's solver lets the first player's lines lie above the follower's in a similar
+/// way; this check was written from the gravity argument above, see
+/// docs/measurements/connect4-sizes.md, "A graded claimeven bound".)
+#[inline(always)]
+fn claimeven_follower<G: Geometry>(g: &G, follower: G::Word, empty: G::Word) -> Option<Value> {
+    let zero = G::Word::ZERO;
+    let board = g.board();
+    let rest = board & !follower;
+    let s = g.col_bits();
+    if g.line_starts(rest, 1) != zero {
+        return None;
+    }
+    let along = g.line_starts(rest, s);
+    let theirs = g.line_starts(follower, s);
+    if along != zero && theirs == zero {
+        // The common case, settled before the diagonals are looked at.
+        return None;
+    }
+    // A line's start is its cell in its first column: its lowest cell along a row or rising,
+    // its highest falling, whose lowest is `K - 1` rows down (in the last column). Either way
+    // the first column's cell at the line's lowest row must lie above a start of the
+    // follower's along a row.
+    let lowest =
+        along | g.line_starts(rest, s + 1) | g.line_starts(rest, s - 1).down(g.connect() - 1);
+    if lowest == zero {
+        return Some(if g.has_line(follower) {
+            claimeven_win(g, follower, empty)
+        } else {
+            0
+        });
+    }
+    if theirs == zero {
+        return None;
+    }
+    let mut above = theirs.up(1) & board;
+    for _ in 2..g.height() {
+        above |= above.up(1) & board;
+    }
+    (lowest & !above == zero).then(|| claimeven_win(g, follower, empty))
+}
+
+/// The least the follower of claimeven wins by, once its cells `follower` hold a line and the
+/// rest of the board none (`empty`: the empty cells): the value of a win on the last move it
+/// can be put off to. The first player orders the play, but a line is complete only once its
+/// last empty cell is filled, and the cells above that one are still empty then: a line whose
+/// highest empty cell is on row `r` (counting from 1) is complete with at least `H - r` cells
+/// left, a win worth `1 + (H - r) / 2`. The follower's empty cells are all on even rows. Rows
+/// are exact for the lines along a row; for the others the highest empty cell of any of them
+/// stands for each (a lower bound on the win, so the bound stays sound). Steininger's solver
+/// grades its "evens" bound the same way (docs/measurements/connect4-sizes.md, "A graded
+/// claimeven bound").
+#[inline(never)]
+#[cold]
+fn claimeven_win<G: Geometry>(g: &G, follower: G::Word, empty: G::Word) -> Value {
+    let zero = G::Word::ZERO;
+    let h = g.height();
+    let s = g.col_bits();
+    let along = g.line_cells(follower, s) & empty;
+    let other =
+        (g.line_cells(follower, 1) | g.line_cells(follower, s - 1) | g.line_cells(follower, s + 1))
+            & empty;
+    // The lowest row holding an empty cell of a line along a row, and the highest holding
+    // one of another line.
+    let (mut low_along, mut high_other) = (None, None);
+    for r in (2..=h).step_by(2) {
+        let row = g.bottom().up(r - 1);
+        if low_along.is_none() && along & row != zero {
+            low_along = Some(r);
+        }
+        if other & row != zero {
+            high_other = Some(r);
+        }
+    }
+    let r = match (low_along, high_other) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(a), None) => a,
+        (None, Some(b)) => b,
+        // Unreachable with a line and no finished game; the ungraded bound is always sound.
+        (None, None) => h,
+    };
+    1 + (h - r) as Value / 2
 }
 
 /// Whether the claimeven bound holds on the board (see [`Connect4::static_bounds`]).
@@ -195,8 +287,8 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
                     // The opponent is the first player there, and we can follow claimeven.
                     let follower =
                         current | (empty_after & g.even_rows() & !g.playable_cells(mask));
-                    if !g.has_line(board & !follower) {
-                        lo = lo.max(if g.has_line(follower) { 1 } else { 0 });
+                    if let Some(v) = claimeven_follower(g, follower, empty_after) {
+                        lo = lo.max(v);
                     }
                 }
             }

@@ -170,7 +170,7 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
             // A loss before the last move: the graded bound (`claimeven_win`).
             graded += (hi < -1) as u32;
             // A loss although the first player could still make a line: its lines all lie
-            // above the second player's (`rows_put_off`).
+            // above the second player's (`claimeven_follower`).
             let g = game.geometry();
             let follower =
                 pos.opponent() | (g.board() & !pos.mask & even_rows & !game.playable(&pos));

@@ -157,7 +157,7 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
     // playable cells on even rows go to the first player): checked against plain alpha-beta,
     // which knows nothing of Connect Four, on every position where it bounds the value.
     let game = Connect4::new();
-    let even_rows = game.geometry().even_rows();
+    let claim_rows = game.geometry().claim_rows();
     let (mut odd_columns, mut losses, mut graded, mut put_off) = (0, 0, 0, 0);
     for stones in [24, 26, 28] {
         for pos in late_positions_at(3000, stones, cutoff::rng::GOLDEN ^ stones as u64) {
@@ -173,9 +173,9 @@ fn claimeven_bound_holds_with_columns_of_odd_height() {
             // above the second player's (`claimeven_follower`).
             let g = game.geometry();
             let follower =
-                pos.opponent() | (g.board() & !pos.mask & even_rows & !game.playable(&pos));
+                pos.opponent() | (g.board() & !pos.mask & claim_rows & !game.playable(&pos));
             put_off += (hi < 0 && g.has_line(g.board() & !follower)) as u32;
-            if game.playable(&pos) & even_rows != 0 {
+            if game.playable(&pos) & claim_rows != 0 {
                 odd_columns += 1;
                 losses += (hi < 0) as u32;
             }

@@ -1,10 +1,12 @@
 //! Connect Four on other boards and other line lengths: the published results of the small
 //! boards solved from the empty board, and the solver's knowledge (threats, static bounds,
-//! claimeven where the height allows it, the mirrored key) against plain alpha-beta, which
+//! claimeven on even and odd heights, the mirrored key) against plain alpha-beta, which
 //! knows nothing of Connect Four, on positions near the end of random games.
 
 use cutoff::advanced::search;
 use cutoff::games::perfect::connect4::{Connect4, Fixed128, Fixed64, Geometry, Shape, Word};
+use cutoff::games::perfect::connect4::{Connect4Knowledge as K, Connect4Scratch};
+use cutoff::knowledge::{Assessment, Knowledge};
 use cutoff::{Algorithm, Game, MoveBuffer, Solver, Value};
 
 /// The published outcome of every board with W x H <= 30, from the empty board: the winner
@@ -125,8 +127,8 @@ fn knowledge_agrees<G: Geometry>(start: Connect4<G>, left: u32, count: usize) ->
 #[test]
 fn knowledge_holds_on_odd_and_even_heights_and_every_line_length() {
     let mut checked = 0;
-    // Even heights (claimeven on), odd heights (claimeven off), four in a row; 6x6 and 6x7
-    // step their probes (`Knowledge::probe_steps`).
+    // Even heights (claimeven's follower claims the even rows), odd heights (the odd rows),
+    // four in a row; 6x6 and 6x7 step their probes (`Knowledge::probe_steps`).
     for (w, h) in [(6, 4), (5, 5), (7, 5), (6, 6), (6, 7), (8, 6), (9, 7)] {
         if w * (h + 1) <= 64 {
             checked +=
@@ -158,12 +160,74 @@ fn knowledge_holds_on_odd_and_even_heights_and_every_line_length() {
     assert_eq!(checked, 168);
 }
 
+/// What the claimeven bounds of `start`'s board gave at random positions with `left` empty
+/// cells, each checked against plain alpha-beta: the mover's upper bounds (`static_bounds`),
+/// how many of them are graded losses and losses with the mover's lines put off, and the
+/// lower bounds the per-move analysis found from its children's.
+#[derive(Default, Debug)]
+struct ClaimCounts {
+    bounded: u32,
+    graded: u32,
+    put_off: u32,
+    per_move: u32,
+}
+
+fn claimeven_bounds_hold<G: Geometry>(start: &Connect4<G>, left: u32, count: usize) -> ClaimCounts {
+    let g = start.geometry();
+    let cells = g.cells();
+    let mut c = ClaimCounts::default();
+    let seed = (g.width() * 31 + g.height() * 7 + g.connect()) as u64;
+    for game in late_positions(start, count, cells - left, seed) {
+        let pos = game.board();
+        let (_, hi) = game.static_bounds(&pos);
+        let (_, lo) = per_move_bounds(&game);
+        if hi == game.max_score() && lo <= 0 {
+            continue;
+        }
+        let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
+        let what = format!("{} {pos:?}", game.shape_name());
+        assert!(exact <= hi, "{what}: {exact} above the bound {hi}");
+        assert!(lo <= exact, "{what}: {exact} below the per-move bound {lo}");
+        if hi < game.max_score() {
+            c.bounded += 1;
+            c.graded += (hi < -1) as u32;
+            let follower =
+                pos.opponent() | (g.board() & !pos.mask & g.claim_rows() & !game.playable(&pos));
+            c.put_off += (hi < 0 && g.has_line(g.board() & !follower)) as u32;
+        }
+        c.per_move += (lo > 0) as u32;
+    }
+    c
+}
+
+/// The analysis's lower bound at `game`'s position where both halves run (more than one
+/// move, no value found at once): `(true, lo)`, else `(false, MIN)`.
+fn per_move_bounds<G: Geometry>(game: &Connect4<G>) -> (bool, Value) {
+    let pos = game.board();
+    let mut moves = G::Moves::default();
+    let mut hints = [0; 64];
+    let mut scratch = Connect4Scratch::<G>::default();
+    let min = game.min_score();
+    if !matches!(
+        K::analyse(game, &pos, &mut moves, &mut hints, &mut scratch),
+        Assessment::Bounds(..)
+    ) || moves.as_slice().len() < 2
+    {
+        return (false, min);
+    }
+    match K::analyse_moves(game, &pos, &moves, &mut hints, &mut scratch) {
+        Assessment::Bounds(lo, _) => (true, lo),
+        _ => (false, min),
+    }
+}
+
 #[test]
 fn graded_claimeven_bounds_hold_on_even_heights() {
-    // The claimeven bound on other boards of even height and other line lengths, graded by
-    // how long the first player can put the loss off, and with the first player's lines
-    // lying above the second's: checked against plain alpha-beta wherever it bounds the value.
-    let (mut bounded, mut graded, mut put_off) = (0, 0, 0);
+    // The claimeven bound on other boards of even height and other line lengths (the second
+    // player follows, claiming the even rows), graded by how long the first player can put
+    // the loss off, and with the first player's lines lying above the second's: checked
+    // against plain alpha-beta wherever it bounds the value.
+    let mut all = ClaimCounts::default();
     for (w, h, k) in [
         (6, 4, 4),
         (8, 4, 4),
@@ -173,31 +237,51 @@ fn graded_claimeven_bounds_hold_on_even_heights() {
         (8, 6, 5),
     ] {
         let start = Connect4::empty(Shape::<u64>::new(w, h, k).unwrap());
-        let g = start.geometry();
-        let cells = g.cells();
-        for game in late_positions(&start, 1500, cells - 12, (w * 31 + h * 7 + k) as u64) {
-            let pos = game.board();
-            let (_, hi) = game.static_bounds(&pos);
-            if hi == game.max_score() {
-                continue;
-            }
-            let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
-            assert!(
-                exact <= hi,
-                "{} {pos:?}: {exact} above the bound {hi}",
-                game.shape_name()
-            );
-            bounded += 1;
-            graded += (hi < -1) as u32;
-            let follower =
-                pos.opponent() | (g.board() & !pos.mask & g.even_rows() & !game.playable(&pos));
-            put_off += (hi < 0 && g.has_line(g.board() & !follower)) as u32;
-        }
+        let c = claimeven_bounds_hold(&start, 12, 1500);
+        all.bounded += c.bounded;
+        all.graded += c.graded;
+        all.put_off += c.put_off;
     }
     assert!(
-        bounded >= 400 && graded >= 60 && put_off >= 20,
-        "{bounded} bounds, {graded} graded, {put_off} with the first player's lines put off"
+        all.bounded >= 400 && all.graded >= 60 && all.put_off >= 20,
+        "{all:?}"
     );
+}
+
+#[test]
+fn claimeven_bounds_hold_on_odd_heights() {
+    // On a board of odd height the top row is odd, and the follower claims the odd rows
+    // (`Geometry::claim_rows`); on boards with an odd number of cells (7x7, 9x5) the follower
+    // is the first player. Both the mover's upper bound and the per-move lower bound are
+    // checked against plain alpha-beta wherever they bound the value, on each kind of board.
+    for (boards, what) in [
+        (
+            &[(6, 5, 4), (4, 7, 4), (6, 5, 3), (8, 5, 5)][..],
+            "even cells",
+        ),
+        (
+            &[(7, 5, 4), (5, 5, 4), (5, 5, 3), (9, 5, 4), (7, 7, 5)][..],
+            "odd cells",
+        ),
+    ] {
+        let mut all = ClaimCounts::default();
+        for &(w, h, k) in boards {
+            let start = Connect4::empty(Shape::<u64>::new(w, h, k).unwrap());
+            // An even number of empty cells: the mover leads; an odd number: the mover
+            // follows after each of its moves.
+            for left in [12, 11] {
+                let c = claimeven_bounds_hold(&start, left, 800);
+                all.bounded += c.bounded;
+                all.graded += c.graded;
+                all.put_off += c.put_off;
+                all.per_move += c.per_move;
+            }
+        }
+        assert!(
+            all.bounded >= 300 && all.graded >= 30 && all.put_off >= 10 && all.per_move >= 100,
+            "{what}: {all:?}"
+        );
+    }
 }
 
 #[test]

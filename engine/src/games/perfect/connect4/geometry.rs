@@ -194,8 +194,11 @@ pub trait Geometry: Copy + Debug + PartialEq + Eq + Hash + Send + Sync + 'static
     fn bottom(&self) -> Self::Word;
     /// Every cell of the board.
     fn board(&self) -> Self::Word;
-    /// The cells of the even rows, counting from 1 at the bottom.
-    fn even_rows(&self) -> Self::Word;
+    /// The cells of the rows of the top row's parity, counting from 1 at the bottom: the even
+    /// rows on a board of even height, the odd rows on one of odd height. A follower who
+    /// answers each stone right on top of it ends up with them (see
+    /// `Connect4::static_bounds`).
+    fn claim_rows(&self) -> Self::Word;
     /// The bottom cell of column `col`.
     fn bottom_cell(&self, col: u32) -> Self::Word;
     /// Every cell of column `col`.
@@ -474,7 +477,7 @@ impl Geometry for Standard {
         STD_BOTTOM * ((1 << STD_HEIGHT) - 1)
     }
     #[inline(always)]
-    fn even_rows(&self) -> u64 {
+    fn claim_rows(&self) -> u64 {
         STD_BOTTOM * 0b101010
     }
     #[inline(always)]
@@ -543,9 +546,9 @@ macro_rules! fixed_geometry {
                 m
             };
             const COLUMN: $word = (1 << H) - 1;
-            const EVEN_ROWS: $word = {
+            const CLAIM_ROWS: $word = {
                 let mut rows: $word = 0;
-                let mut r = 1;
+                let mut r = (H + 1) % 2;
                 while r < H {
                     rows |= 1 << r;
                     r += 2;
@@ -622,8 +625,8 @@ macro_rules! fixed_geometry {
                 Self::BOTTOM * Self::COLUMN
             }
             #[inline(always)]
-            fn even_rows(&self) -> $word {
-                Self::EVEN_ROWS
+            fn claim_rows(&self) -> $word {
+                Self::CLAIM_ROWS
             }
             #[inline(always)]
             fn bottom_cell(&self, col: u32) -> $word {
@@ -676,7 +679,7 @@ pub struct Shape<W: Word> {
     connect: u32,
     bottom: W,
     board: W,
-    even_rows: W,
+    claim_rows: W,
     /// Column `c`'s bottom cell and its cells.
     columns: [(W, W); MAX_WIDTH],
     centre: [u8; MAX_WIDTH],
@@ -696,10 +699,10 @@ impl<W: Word> Shape<W> {
             *entry = (W::bit(c as u32 * s), column.up(c as u32 * s));
             bottom |= entry.0;
         }
-        let mut even_rows = W::ZERO;
-        for row in (1..height).step_by(2) {
+        let mut claim_rows = W::ZERO;
+        for row in ((height + 1) % 2..height).step_by(2) {
             for &(b, _) in &columns[..width as usize] {
-                even_rows |= b.up(row);
+                claim_rows |= b.up(row);
             }
         }
         let mut board = W::ZERO;
@@ -716,7 +719,7 @@ impl<W: Word> Shape<W> {
             connect,
             bottom,
             board,
-            even_rows,
+            claim_rows,
             columns,
             centre,
         })
@@ -798,8 +801,8 @@ impl<W: Word> Geometry for Shape<W> {
         self.board
     }
     #[inline(always)]
-    fn even_rows(&self) -> W {
-        self.even_rows
+    fn claim_rows(&self) -> W {
+        self.claim_rows
     }
     #[inline(always)]
     fn bottom_cell(&self, col: u32) -> W {
@@ -855,7 +858,7 @@ mod tests {
         let s = Standard;
         assert_eq!(b.bottom(), s.bottom());
         assert_eq!(b.board(), s.board());
-        assert_eq!(b.even_rows(), s.even_rows());
+        assert_eq!(b.claim_rows(), s.claim_rows());
         assert_eq!(b.centre_order(), s.centre_order());
         for c in 0..7 {
             assert_eq!(b.bottom_cell(c), s.bottom_cell(c));
@@ -872,7 +875,7 @@ mod tests {
         let b = Shape::<G::Word>::new(g.width(), g.height(), g.connect()).unwrap();
         assert_eq!(b.bottom(), g.bottom(), "{g:?}");
         assert_eq!(b.board(), g.board(), "{g:?}");
-        assert_eq!(b.even_rows(), g.even_rows(), "{g:?}");
+        assert_eq!(b.claim_rows(), g.claim_rows(), "{g:?}");
         assert_eq!(b.centre_order(), g.centre_order(), "{g:?}");
         for c in 0..g.width() {
             assert_eq!(b.bottom_cell(c), g.bottom_cell(c));

@@ -41,18 +41,21 @@ fn move_score<W: Word>(threats: W, next: W, theirs: W) -> i32 {
 
 impl<G: Geometry> Connect4<G> {
     /// Bounds on the value of `pos` from the lines still open: a side that can no longer
-    /// make a line cannot win. And on boards of even height, with the first player to move
-    /// (an even number of stones), the second can follow "claimeven": answer every stone on
-    /// an odd row (counting from 1) right on top of it, and a stone on an even row (possible
-    /// only in a column of odd height, which come in pairs) in another column of odd height.
-    /// The second player then ends up with every empty cell of the even rows that is not
-    /// playable now, and the first player with at most the rest. If the first cannot make a
-    /// line in the rest it cannot win, and if the second then has one it loses, no later than
-    /// the second's lines can be put off to (see `claimeven_follower`, which also lets the
-    /// first player's lines lie above the second's). (This bound
-    /// first required every column at an even height; taking the playable cells of odd
-    /// columns into account cut 8-12% of the nodes.) On a board of odd height the top row is
-    /// odd, and a stone there has no cell above it to answer on: the bound is off.
+    /// make a line cannot win. And with an even number of empty cells, the side not to move
+    /// can follow "claimeven": answer every stone right on top of it where the column has a
+    /// cell left, and a stone in a column with an odd number of empty cells (such columns
+    /// come in pairs) in the bottom cell of another such column. The follower then ends up
+    /// with every empty cell on a row of the top row's parity (`Geometry::claim_rows`: the
+    /// even rows on a board of even height, the odd rows on one of odd height) that is not
+    /// playable now, and the side to move with at most the rest. If the side to move cannot
+    /// make a line in the rest it cannot win, and if the follower then has one it loses, no
+    /// later than the follower's lines can be put off to (see `claimeven_follower`, which
+    /// also lets the mover's lines lie above the follower's). The follower is the second
+    /// player on boards with an even number of cells, the first on the others (7x7, 9x5).
+    /// (This bound first required every column at an even height; taking the playable cells
+    /// of odd columns into account cut 8-12% of the nodes. It first held only on boards of
+    /// even height, the follower claiming the even rows: see
+    /// docs/measurements/connect4-sizes.md, "Claimeven on boards of odd height".)
     #[inline(always)]
     pub fn static_bounds(&self, pos: &Bitboard<G::Word>) -> (Value, Value) {
         let g = &self.geo;
@@ -61,8 +64,8 @@ impl<G: Geometry> Connect4<G> {
         let mut hi = self.max_score();
         if !g.has_line(pos.current | empty) {
             hi = 0;
-        } else if claimeven(g) && pos.moves.is_multiple_of(2) {
-            let follower = pos.opponent() | (empty & g.even_rows() & !self.playable(pos));
+        } else if (g.cells() ^ pos.moves) & 1 == 0 {
+            let follower = pos.opponent() | (empty & g.claim_rows() & !self.playable(pos));
             if let Some(v) = claimeven_follower(g, follower, empty) {
                 hi = -v;
             }
@@ -74,14 +77,14 @@ impl<G: Geometry> Connect4<G> {
     }
 }
 
-/// What claimeven guarantees the follower (the second player, to answer the first) once its
-/// cells are `follower` (see [`Connect4::static_bounds`]; `empty`: the empty cells): at
-/// least a draw if the first player can make no line in the rest of the board, and a win if
-/// the follower then has a line; a win too if every line of the first player's in the rest
+/// What claimeven guarantees the follower (the side not to move, to answer the mover) once
+/// its cells are `follower` (see [`Connect4::static_bounds`]; `empty`: the empty cells): at
+/// least a draw if the mover can make no line in the rest of the board, and a win if the
+/// follower then has a line; a win too if every line of the mover's in the rest
 /// lies wholly above a line along a row of the follower's in the same columns, since a cell
 /// is filled only after the cells below it: the follower's line is complete first, whatever
 /// the order of play. Lines up a column are never covered so. `None`: no guarantee.
-/// (Steininger's solver lets the first player's lines lie above the follower's in a similar
+/// (Steininger's solver lets the mover's lines lie above the follower's in a similar
 /// way; this check was written from the gravity argument above, see
 /// docs/measurements/connect4-sizes.md, "A graded claimeven bound".)
 #[inline(always)]
@@ -124,10 +127,11 @@ fn claimeven_follower<G: Geometry>(g: &G, follower: G::Word, empty: G::Word) -> 
 
 /// The least the follower of claimeven wins by, once its cells `follower` hold a line and the
 /// rest of the board none (`empty`: the empty cells): the value of a win on the last move it
-/// can be put off to. The first player orders the play, but a line is complete only once its
+/// can be put off to. The mover orders the play, but a line is complete only once its
 /// last empty cell is filled, and the cells above that one are still empty then: a line whose
 /// highest empty cell is on row `r` (counting from 1) is complete with at least `H - r` cells
-/// left, a win worth `1 + (H - r) / 2`. The follower's empty cells are all on even rows. Rows
+/// left, a win worth `1 + (H - r) / 2`. The follower's empty cells all lie on
+/// `Geometry::claim_rows`, which share the top row's parity. Rows
 /// are exact for the lines along a row; for the others the highest empty cell of any of them
 /// stands for each (a lower bound on the win, so the bound stays sound). Steininger's solver
 /// grades its "evens" bound the same way (docs/measurements/connect4-sizes.md, "A graded
@@ -145,7 +149,7 @@ fn claimeven_win<G: Geometry>(g: &G, follower: G::Word, empty: G::Word) -> Value
     // The lowest row holding an empty cell of a line along a row, and the highest holding
     // one of another line.
     let (mut low_along, mut high_other) = (None, None);
-    for r in (2..=h).step_by(2) {
+    for r in (2 - h % 2..=h).step_by(2) {
         let row = g.bottom().up(r - 1);
         if low_along.is_none() && along & row != zero {
             low_along = Some(r);
@@ -162,12 +166,6 @@ fn claimeven_win<G: Geometry>(g: &G, follower: G::Word, empty: G::Word) -> Value
         (None, None) => h,
     };
     1 + (h - r) as Value / 2
-}
-
-/// Whether the claimeven bound holds on the board (see [`Connect4::static_bounds`]).
-#[inline(always)]
-fn claimeven<G: Geometry>(g: &G) -> bool {
-    g.height().is_multiple_of(2)
 }
 
 /// Connect Four's solver knowledge (see the module comment).
@@ -283,10 +281,10 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
                 let empty_after = empty & !cell;
                 if !g.has_line(opp | empty_after) {
                     lo = lo.max(0);
-                } else if claimeven(g) && !pos.moves.is_multiple_of(2) {
-                    // The opponent is the first player there, and we can follow claimeven.
+                } else if (g.cells() ^ pos.moves) & 1 == 1 {
+                    // An even number of empty cells after the move: we can follow claimeven.
                     let follower =
-                        current | (empty_after & g.even_rows() & !g.playable_cells(mask));
+                        current | (empty_after & g.claim_rows() & !g.playable_cells(mask));
                     if let Some(v) = claimeven_follower(g, follower, empty_after) {
                         lo = lo.max(v);
                     }

@@ -97,8 +97,16 @@ fn claimeven_follower<G: Geometry>(g: &G, follower: G::Word, empty: G::Word) -> 
         return None;
     }
     let along = g.line_starts(rest, s);
-    let theirs = g.line_starts(follower, s);
-    if along != zero && theirs == zero {
+    // The follower's lines along a row below the top: only they have cells above them.
+    let theirs = g.line_starts(follower, s) & !g.bottom().up(g.height() - 1);
+    let mut above = zero;
+    if theirs != zero {
+        above = theirs.up(1) & board;
+        for _ in 2..g.height() {
+            above |= above.up(1) & board;
+        }
+    }
+    if along & !above != zero {
         // The common case, settled before the diagonals are looked at.
         return None;
     }
@@ -114,13 +122,6 @@ fn claimeven_follower<G: Geometry>(g: &G, follower: G::Word, empty: G::Word) -> 
         } else {
             0
         });
-    }
-    if theirs == zero {
-        return None;
-    }
-    let mut above = theirs.up(1) & board;
-    for _ in 2..g.height() {
-        above |= above.up(1) & board;
     }
     (lowest & !above == zero).then(|| claimeven_win(g, follower, empty))
 }

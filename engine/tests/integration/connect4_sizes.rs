@@ -160,18 +160,30 @@ fn knowledge_holds_on_odd_and_even_heights_and_every_line_length() {
     assert_eq!(checked, 168);
 }
 
-/// What the claimeven bounds of `start`'s board gave at random positions with `left` empty
-/// cells, each checked against plain alpha-beta: the mover's upper bounds (`static_bounds`),
-/// how many of them are graded losses and losses with the mover's lines put off, and the
-/// lower bounds the per-move analysis found from its children's.
+/// What [`claimeven_bounds_hold`] counted.
 #[derive(Default, Debug)]
 struct ClaimCounts {
+    /// The mover's upper bounds (`static_bounds`).
     bounded: u32,
+    /// Of those, losses graded below -1.
     graded: u32,
+    /// Of those, losses with the mover's lines put off.
     put_off: u32,
+    /// Lower bounds above 0 the per-move analysis found from its children's.
     per_move: u32,
 }
 
+impl ClaimCounts {
+    fn add(&mut self, o: ClaimCounts) {
+        self.bounded += o.bounded;
+        self.graded += o.graded;
+        self.put_off += o.put_off;
+        self.per_move += o.per_move;
+    }
+}
+
+/// What the claimeven bounds of `start`'s board gave at random positions with `left` empty
+/// cells, each checked against plain alpha-beta.
 fn claimeven_bounds_hold<G: Geometry>(start: &Connect4<G>, left: u32, count: usize) -> ClaimCounts {
     let g = start.geometry();
     let cells = g.cells();
@@ -180,7 +192,7 @@ fn claimeven_bounds_hold<G: Geometry>(start: &Connect4<G>, left: u32, count: usi
     for game in late_positions(start, count, cells - left, seed) {
         let pos = game.board();
         let (_, hi) = game.static_bounds(&pos);
-        let (_, lo) = per_move_bounds(&game);
+        let lo = per_move_bound(&game);
         if hi == game.max_score() && lo <= 0 {
             continue;
         }
@@ -201,23 +213,22 @@ fn claimeven_bounds_hold<G: Geometry>(start: &Connect4<G>, left: u32, count: usi
 }
 
 /// The analysis's lower bound at `game`'s position where both halves run (more than one
-/// move, no value found at once): `(true, lo)`, else `(false, MIN)`.
-fn per_move_bounds<G: Geometry>(game: &Connect4<G>) -> (bool, Value) {
+/// move, no value found at once); the least score elsewhere.
+fn per_move_bound<G: Geometry>(game: &Connect4<G>) -> Value {
     let pos = game.board();
     let mut moves = G::Moves::default();
     let mut hints = [0; 64];
     let mut scratch = Connect4Scratch::<G>::default();
-    let min = game.min_score();
     if !matches!(
         K::analyse(game, &pos, &mut moves, &mut hints, &mut scratch),
         Assessment::Bounds(..)
     ) || moves.as_slice().len() < 2
     {
-        return (false, min);
+        return game.min_score();
     }
     match K::analyse_moves(game, &pos, &moves, &mut hints, &mut scratch) {
-        Assessment::Bounds(lo, _) => (true, lo),
-        _ => (false, min),
+        Assessment::Bounds(lo, _) => lo,
+        _ => game.min_score(),
     }
 }
 
@@ -237,10 +248,7 @@ fn graded_claimeven_bounds_hold_on_even_heights() {
         (8, 6, 5),
     ] {
         let start = Connect4::empty(Shape::<u64>::new(w, h, k).unwrap());
-        let c = claimeven_bounds_hold(&start, 12, 1500);
-        all.bounded += c.bounded;
-        all.graded += c.graded;
-        all.put_off += c.put_off;
+        all.add(claimeven_bounds_hold(&start, 12, 1500));
     }
     assert!(
         all.bounded >= 400 && all.graded >= 60 && all.put_off >= 20,
@@ -270,11 +278,7 @@ fn claimeven_bounds_hold_on_odd_heights() {
             // An even number of empty cells: the mover leads; an odd number: the mover
             // follows after each of its moves.
             for left in [12, 11] {
-                let c = claimeven_bounds_hold(&start, left, 800);
-                all.bounded += c.bounded;
-                all.graded += c.graded;
-                all.put_off += c.put_off;
-                all.per_move += c.per_move;
+                all.add(claimeven_bounds_hold(&start, left, 800));
             }
         }
         assert!(

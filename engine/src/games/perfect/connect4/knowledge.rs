@@ -64,8 +64,8 @@ impl<G: Geometry> Connect4<G> {
         let mut hi = self.max_score();
         if !g.has_line(pos.current | empty) {
             hi = 0;
-        } else if (g.cells() ^ pos.moves) & 1 == 0 {
-            let follower = pos.opponent() | (empty & g.claim_rows() & !self.playable(pos));
+        } else if mover_leads(g, pos.moves) {
+            let follower = claimed(g, pos.opponent(), empty, self.playable(pos));
             if let Some(v) = claimeven_follower(g, follower, empty) {
                 hi = -v;
             }
@@ -75,6 +75,20 @@ impl<G: Geometry> Connect4<G> {
         }
         (lo, hi)
     }
+}
+
+/// Whether the side to move, with `moves` stones played, leads claimeven (an even number of
+/// empty cells: the other side can follow, see [`Connect4::static_bounds`]).
+#[inline(always)]
+fn mover_leads<G: Geometry>(g: &G, moves: u32) -> bool {
+    (g.cells() ^ moves) & 1 == 0
+}
+
+/// The follower's cells under claimeven: its stones `own` and the `empty` cells on the claimed
+/// rows that are not `playable` now (see [`Connect4::static_bounds`]).
+#[inline(always)]
+fn claimed<G: Geometry>(g: &G, own: G::Word, empty: G::Word, playable: G::Word) -> G::Word {
+    own | (empty & g.claim_rows() & !playable)
 }
 
 /// What claimeven guarantees the follower (the side not to move, to answer the mover) once
@@ -281,9 +295,9 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
         // claimeven bound is rare (callgrind: 2-5% fewer instructions there, 1-2% more on 7x6
         // and 8x6; docs/measurements/connect4-sizes.md, "Claimeven on boards of odd height").
         let opp_keeps = g.has_line(opp | (empty & !playable));
-        let claims = (g.cells() ^ pos.moves) & 1 == 1
+        let claims = !mover_leads(g, pos.moves)
             && (g.height().is_multiple_of(2)
-                || claimeven_follower(g, pos.current | playable | (empty & g.claim_rows()), empty)
+                || claimeven_follower(g, claimed(g, pos.current | playable, empty, zero), empty)
                     .is_some());
         for i in 0..list.len() {
             let cell = playable & g.column_cells(list[i] as u32);
@@ -297,8 +311,7 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
                     lo = lo.max(0);
                 } else if claims {
                     // An even number of empty cells after the move: we can follow claimeven.
-                    let follower =
-                        current | (empty_after & g.claim_rows() & !g.playable_cells(mask));
+                    let follower = claimed(g, current, empty_after, g.playable_cells(mask));
                     if let Some(v) = claimeven_follower(g, follower, empty_after) {
                         lo = lo.max(v);
                     }

@@ -56,6 +56,8 @@ pub fn integer<T: TryFrom<i128>>(field: &str, v: i128) -> Result<T, AppError> {
 pub struct SplitOptions {
     /// YBWC splits only with at least this many plies left (tuning).
     pub depth: usize,
+    /// YBWC splits only at most this many plies below the root (tuning).
+    pub ply: usize,
     /// YBWC splits only after an eldest brother of at least this many nodes (tuning).
     pub nodes: u64,
     /// YBWC searches this many brothers serially before splitting the rest (tuning).
@@ -67,6 +69,7 @@ impl Default for SplitOptions {
         let d = cutoff::solver::ParallelConfig::default();
         SplitOptions {
             depth: d.min_split_depth,
+            ply: d.max_split_ply,
             nodes: d.min_split_nodes,
             after: d.eldest,
         }
@@ -80,6 +83,7 @@ impl SplitOptions {
             mode,
             weak,
             min_split_depth: self.depth,
+            max_split_ply: self.ply,
             min_split_nodes: self.nodes,
             eldest: self.after,
             ..Default::default()

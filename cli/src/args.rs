@@ -207,6 +207,9 @@ pub struct SplitArgs {
     /// YBWC splits only with at least this many plies left (tuning).
     #[arg(id = "split_depth", long = "split-depth", value_name = "N", default_value_t = cutoff::solver::ParallelConfig::default().min_split_depth)]
     pub depth: usize,
+    /// YBWC splits only at most this many plies below the root (tuning).
+    #[arg(id = "split_ply", long = "split-ply", value_name = "N", default_value_t = cutoff::solver::ParallelConfig::default().max_split_ply)]
+    pub ply: usize,
     /// YBWC splits only after an eldest brother of at least this many nodes (tuning).
     #[arg(id = "split_nodes", long = "split-nodes", value_name = "N", default_value_t = cutoff::solver::ParallelConfig::default().min_split_nodes)]
     pub nodes: u64,
@@ -220,6 +223,7 @@ impl SplitArgs {
     pub fn options(&self) -> SplitOptions {
         SplitOptions {
             depth: self.depth,
+            ply: self.ply,
             nodes: self.nodes,
             after: self.after,
         }

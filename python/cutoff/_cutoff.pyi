@@ -439,6 +439,7 @@ def solve(
     outcomes: Optional[int] = None,
     probs: Optional[str] = None,
     split_depth: Optional[int] = None,
+    split_ply: Optional[int] = None,
     split_nodes: Optional[int] = None,
     split_after: Optional[int] = None,
     table_file: Union[str, os.PathLike[str], None] = None,

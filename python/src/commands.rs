@@ -27,6 +27,7 @@ struct SearchKeywords<'a> {
     threads: Option<Int>,
     parallel: &'a str,
     split_depth: Option<Int>,
+    split_ply: Option<Int>,
     split_nodes: Option<Int>,
     split_after: Option<Int>,
 }
@@ -54,6 +55,7 @@ impl SearchKeywords<'_> {
         let d = SplitOptions::default();
         let split = SplitOptions {
             depth: opt_int("split_depth", self.split_depth)?.unwrap_or(d.depth),
+            ply: opt_int("split_ply", self.split_ply)?.unwrap_or(d.ply),
             nodes: opt_int("split_nodes", self.split_nodes)?.unwrap_or(d.nodes),
             after: opt_int("split_after", self.split_after)?.unwrap_or(d.after),
         };
@@ -74,8 +76,8 @@ impl SearchKeywords<'_> {
 ///   and chance trees: the tree's depth); `weak=False`: win/draw/loss only;
 /// - `tt_mb=64`: the table's MiB; `time_ms=None`, `nodes=None`: budgets (iterative
 ///   deepening); `threads=None`: one thread first, every core once the search proves
-///   large; `parallel="ybwc"` (or abdada, lazysmp, root); `split_depth`, `split_nodes`,
-///   `split_after` (None: the engine's 4, 256, 1): YBWC's tuning;
+///   large; `parallel="ybwc"` (or abdada, lazysmp, root); `split_depth`, `split_ply`,
+///   `split_nodes`, `split_after` (None: the engine's 4, 12, 256, 1): YBWC's tuning;
 /// - `board=None` ("WxH", default 7x6) and `connect=None` (default 4): Connect Four's shape;
 /// - `branching`, `seed=1`, `order="random"`, `root="max"`: random and file trees;
 ///   `players`, `win_score`, `faces`, `horizon`, `piglet=False`: pig; `outcomes`, `probs`:
@@ -94,8 +96,8 @@ impl SearchKeywords<'_> {
     game, position=None, *, algo=None, depth=None, weak=false, tt_mb=Int(64), time_ms=None,
     nodes=None, threads=None, parallel="ybwc", board=None, connect=None, branching=None,
     seed=Int(1), order="random", root="max", players=None, win_score=None, faces=None,
-    horizon=None, piglet=false, outcomes=None, probs=None, split_depth=None, split_nodes=None,
-    split_after=None, table_file=None, table_file_nodes=Int(cutoff::tt::file::DEFAULT_MIN_NODES as i128),
+    horizon=None, piglet=false, outcomes=None, probs=None, split_depth=None, split_ply=None,
+    split_nodes=None, split_after=None, table_file=None, table_file_nodes=Int(cutoff::tt::file::DEFAULT_MIN_NODES as i128),
     profile=false, progress=None, progress_every=1.0
 ))]
 #[allow(clippy::too_many_arguments)]
@@ -125,6 +127,7 @@ pub(crate) fn solve(
     outcomes: Option<Int>,
     probs: Option<String>,
     split_depth: Option<Int>,
+    split_ply: Option<Int>,
     split_nodes: Option<Int>,
     split_after: Option<Int>,
     table_file: Option<PathBuf>,
@@ -153,6 +156,7 @@ pub(crate) fn solve(
             ("outcomes", outcomes.is_some()),
             ("probs", probs.is_some()),
             ("split_depth", split_depth.is_some()),
+            ("split_ply", split_ply.is_some()),
             ("split_nodes", split_nodes.is_some()),
             ("split_after", split_after.is_some()),
             ("table_file", table_file.is_some()),
@@ -204,6 +208,7 @@ pub(crate) fn solve(
         threads,
         parallel,
         split_depth,
+        split_ply,
         split_nodes,
         split_after,
     }
@@ -432,6 +437,7 @@ impl Solver {
             threads,
             parallel,
             split_depth: None,
+            split_ply: None,
             split_nodes: None,
             split_after: None,
         }

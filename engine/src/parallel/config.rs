@@ -35,6 +35,12 @@ pub struct ParallelConfig {
     pub mode: Mode,
     /// Splitting needs at least this many plies left to the horizon (YBWC).
     pub min_split_depth: usize,
+    /// ... and a node at most this many plies below the root (YBWC). The nodes below never
+    /// split, and a task runs them with the serial routine's code, looking at the split
+    /// points above only every thousand nodes or so: near the root is where the work worth
+    /// sharing is, and the per-node look cost two threads a tenth of their speed (see
+    /// docs/measurements/thread-scaling.md, "Quiet nodes below the splits").
+    pub max_split_ply: usize,
     /// ... and an eldest brother whose search took at least this many nodes: the size
     /// estimate that keeps small subtrees serial (depth alone says little where pruning and
     /// the table cut most subtrees down to a handful of nodes).
@@ -64,6 +70,7 @@ impl Default for ParallelConfig {
         ParallelConfig {
             mode: Mode::Ybwc,
             min_split_depth: 4,
+            max_split_ply: 12,
             min_split_nodes: 256,
             eldest: 1,
             weak: false,

@@ -1,14 +1,16 @@
 //! Young Brothers Wait on rayon: the split rule and the split itself, as the [`Task`] policy
 //! of the one node routine (`search/pvs.rs`).
 //!
-//! At a node with at least `min_split_depth` plies left, the eldest child is searched first,
-//! alone (it usually sets the bound or cuts off). Only then are the younger brothers searched
-//! in parallel: the move range is halved recursively with `rayon::join`, whose jobs live on
-//! the stack, so splitting allocates nothing and idle threads steal the halves. The brothers
-//! share the node's alpha through an atomic (a brother that raises it narrows the windows of
-//! those that start later) and each is searched PVS-style ([`Searcher::scout`]): null window
-//! first, re-searched only when it beats alpha. A brother that fails high raises its split
-//! point's abort flag and every task below that split point stops at its next node.
+//! At a node with at least `min_split_depth` plies left and at most `max_split_ply` plies
+//! below the root, the eldest child is searched first, alone (it usually sets the bound or
+//! cuts off). Only then are the younger brothers searched in parallel: jobs forked with
+//! `rayon::join`, whose jobs live on the stack, so splitting allocates nothing, claim the
+//! brothers in order (`par_claim`). The brothers share the node's alpha through an atomic (a
+//! brother that raises it narrows the windows of those that start later) and each is searched
+//! PVS-style ([`Searcher::scout`]): null window first, re-searched only when it beats alpha. A
+//! brother that fails high raises its split point's abort flag and every task below that split
+//! point stops at its next node, or, in the quiet nodes where no split can happen, within
+//! [`QUIET_CHECK`] nodes ([`Quiet`]).
 //!
 //! Root splitting ([`super::Mode::Root`]) is the same machinery with the split made only at
 //! the root, without waiting for the eldest, and serial searches below.
@@ -47,6 +49,10 @@ pub(crate) struct Ctx<'a, 'g, G: Game> {
     pub root_only: bool,
     /// Claimants forked at a split: the pool's threads, up to the cores (see `on_cores`).
     pub claimants: usize,
+    /// Nodes with fewer plies than this to the horizon never split, and are searched quietly
+    /// (see [`Policy::quietly`]): those under `min_split_depth`, and those more than
+    /// `max_split_ply` plies below the root (everything below it for root splitting).
+    pub quiet_below: usize,
 }
 
 /// Runs `f(i)` for every `i` in `lo..hi`, in order of `i` as far as threads allow: `workers`
@@ -128,8 +134,20 @@ pub(super) fn search<G: Game>(run: &Run<'_, G>) -> RootResult<G::Move> {
         eldest: config.eldest.max(1),
         root_only: config.mode == Mode::Root,
         claimants: on_cores(threads, &config),
+        // Set below, once the root's horizon is known.
+        quiet_below: 0,
     };
     let mut main = make();
+    // Splits only near the root: below, the tasks' nodes run quietly (see `Ctx::quiet_below`).
+    let cx = Ctx {
+        quiet_below: if cx.root_only {
+            main.horizon()
+        } else {
+            cx.min_split_depth
+                .max(main.horizon().saturating_sub(config.max_split_ply))
+        },
+        ..cx
+    };
     let task = Task::new(shared, SplitChain::default(), 0, Some(&cx));
     let (value, best) = main.run_with(algo, &task);
     let stopped = main.stopped();
@@ -157,7 +175,7 @@ impl<'g, G: Game> Ctx<'_, 'g, G> {
         // Young brothers wait: the eldest alone, first (and, when asked, the next few: with
         // strong ordering a node whose eldest fails to cut off often cuts off on the second
         // move, and splitting there would search the rest for nothing).
-        (left >= self.min_split_depth).then(|| self.eldest.clamp(1, node.moves.max(1)))
+        (left >= self.quiet_below).then(|| self.eldest.clamp(1, node.moves.max(1)))
     }
 
     /// Searches the younger brothers `rest` of a node of `s` (a searcher working under
@@ -307,6 +325,8 @@ pub(crate) struct Task<'a, 'g, G: Game> {
     /// ABDADA's busy moves, and the plies to the horizon a node needs for its younger
     /// brothers to be put off; `None`: nothing is put off.
     busy: Option<(&'a Busy, usize)>,
+    /// See [`Policy::quiet_below`].
+    quiet_below: usize,
 }
 
 impl<'a, 'g, G: Game> Task<'a, 'g, G> {
@@ -324,6 +344,7 @@ impl<'a, 'g, G: Game> Task<'a, 'g, G> {
             ybwc,
             helper: false,
             busy: None,
+            quiet_below: ybwc.map_or(0, |cx| cx.quiet_below),
         }
     }
 
@@ -332,6 +353,7 @@ impl<'a, 'g, G: Game> Task<'a, 'g, G> {
     pub(super) fn abdada(shared: &'g Shared, busy: &'a Busy, min_depth: usize) -> Self {
         Task {
             busy: Some((busy, min_depth.max(1))),
+            quiet_below: min_depth.max(1),
             ..Task::new(shared, SplitChain::default(), 0, None)
         }
     }
@@ -410,6 +432,15 @@ impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
         self.ybwc?.split_after(s.horizon() - ply, ply, node)
     }
 
+    #[inline(always)]
+    fn quiet_below(&self) -> usize {
+        self.quiet_below
+    }
+
+    fn quietly(&self, s: &mut Searcher<'g, G>, ply: usize, alpha: Value, beta: Value) -> Value {
+        s.node(ply, alpha, beta, &Quiet(self))
+    }
+
     fn split(
         &self,
         s: &mut Searcher<'g, G>,
@@ -421,5 +452,36 @@ impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
             Some(cx) => cx.split(self, s, rest, best, alpha),
             None => Split::Declined,
         }
+    }
+}
+
+/// A task's quiet nodes (see [`Policy::quietly`]): the task's stops and reports, looked at
+/// only at the budget checks, at least every [`QUIET_CHECK`] nodes.
+struct Quiet<'t, 'a, 'g, G: Game>(&'t Task<'a, 'g, G>);
+
+/// Nodes between two looks of a quiet node at the split points above it: about a tenth of a
+/// millisecond, the most an aborted task searches for nothing.
+const QUIET_CHECK: u64 = 1024;
+
+impl<'g, G: Game> Policy<'g, G, NoObserver> for Quiet<'_, '_, 'g, G> {
+    const EVERY_NODE: bool = false;
+
+    #[inline(always)]
+    fn aborted(&self, _nodes: u64) -> bool {
+        self.0.shared.aborted(&self.0.chain)
+    }
+
+    #[inline(always)]
+    fn check_every(&self, every: u64) -> u64 {
+        self.0.shared.check_every(every).min(QUIET_CHECK)
+    }
+
+    fn report(&self, nodes: u64, stopped: bool) -> bool {
+        self.0.report(nodes, stopped)
+    }
+
+    #[inline(always)]
+    fn stores_moves(&self) -> bool {
+        self.0.stores_moves()
     }
 }

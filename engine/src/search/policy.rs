@@ -145,6 +145,26 @@ pub(crate) trait Policy<'g, G: Game, O: Observer<G>> {
         None
     }
 
+    /// The plies to the horizon below which a node can neither split nor put moves off: such
+    /// nodes are searched by [`Policy::quietly`]. Asked only when [`Policy::EVERY_NODE`].
+    #[inline(always)]
+    fn quiet_below(&self) -> usize {
+        0
+    }
+
+    /// The value of the node at `ply` within `(alpha, beta)`, searched under the policy's
+    /// quiet form: its stops looked at only at the budget checks, nothing split or put off.
+    /// A parallel task's nodes far from the root then run the serial routine's code (its
+    /// own per-node look at the split points above costs more than the late stop; see
+    /// docs/measurements/thread-scaling.md, "Quiet nodes below the splits").
+    #[inline(always)]
+    fn quietly(&self, s: &mut Searcher<'g, G, O>, ply: usize, alpha: Value, beta: Value) -> Value
+    where
+        Self: Sized,
+    {
+        s.node(ply, alpha, beta, self)
+    }
+
     /// Searches the node's younger brothers `rest`, updating its `best` and `alpha`; or
     /// declines.
     #[inline(always)]

@@ -38,6 +38,9 @@ impl<'g, G: Game, O: Observer<G>> Searcher<'g, G, O> {
         beta: Value,
         policy: &P,
     ) -> Value {
+        if P::EVERY_NODE && self.horizon - ply < policy.quiet_below() {
+            return policy.quietly(self, ply, alpha, beta);
+        }
         let node = match self.prologue(ply, alpha, beta, policy) {
             Ok(node) => node,
             Err(v) => return v,

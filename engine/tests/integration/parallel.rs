@@ -244,7 +244,13 @@ fn parallel_stress_on_middle_game_positions() {
                 oversubscribe: true,
                 ..ParallelConfig::default()
             };
-            for l in &lines {
+            for (k, l) in lines.iter().enumerate() {
+                // Half the positions split only near the root, so that aborts reach tasks
+                // deep in their quiet nodes.
+                let config = ParallelConfig {
+                    max_split_ply: if k % 2 == 0 { 3 } else { config.max_split_ply },
+                    ..config
+                };
                 let r = parallel_search(
                     &l.game,
                     l.game.initial(),
@@ -299,9 +305,11 @@ fn parallel_values_equal_serial_on_a_thousand_random_trees() {
         let pool = &pools[(i % 3) as usize];
         for mode in MODES {
             for algo in [Algorithm::Pvs, Algorithm::Solve] {
-                // Classic YBWC on half the trees, two serial brothers on the other half.
+                // Classic YBWC on half the trees, two serial brothers on the other half; splits
+                // at any ply, or only the first few, the tasks' deeper nodes quiet.
                 let config = ParallelConfig {
                     eldest: 1 + (i / 3 % 2) as usize,
+                    max_split_ply: [12, 0, 1, 3][(i / 6 % 4) as usize],
                     ..eager(mode)
                 };
                 let r = parallel_search(&game, root, algo, &tt, pool, config, Limits::default());

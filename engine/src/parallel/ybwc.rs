@@ -9,8 +9,8 @@
 //! brother that raises it narrows the windows of those that start later) and each is searched
 //! PVS-style ([`Searcher::scout`]): null window first, re-searched only when it beats alpha. A
 //! brother that fails high raises its split point's abort flag and every task below that split
-//! point stops at its next node, or, in the quiet nodes where no split can happen, within
-//! [`QUIET_CHECK`] nodes ([`Quiet`]).
+//! point stops at its next node, or, in the quiet nodes where no split can happen, at its next
+//! budget check ([`Quiet`]).
 //!
 //! Root splitting ([`super::Mode::Root`]) is the same machinery with the split made only at
 //! the root, without waiting for the eldest, and serial searches below.
@@ -456,11 +456,12 @@ impl<'g, G: Game> Policy<'g, G, NoObserver> for Task<'_, 'g, G> {
 }
 
 /// A task's quiet nodes (see [`Policy::quietly`]): the task's stops and reports, looked at
-/// only at the budget checks, at least every [`QUIET_CHECK`] nodes.
+/// only at the budget checks, every [`QUIET_CHECK`] nodes (the first one up to the serial
+/// search's interval, 4,096 nodes, after the task's last).
 struct Quiet<'t, 'a, 'g, G: Game>(&'t Task<'a, 'g, G>);
 
-/// Nodes between two looks of a quiet node at the split points above it: about a tenth of a
-/// millisecond, the most an aborted task searches for nothing.
+/// Nodes between two looks of a quiet node at the split points above it: about 0.15 ms
+/// here, what an aborted task may search for nothing between them.
 const QUIET_CHECK: u64 = 1024;
 
 impl<'g, G: Game> Policy<'g, G, NoObserver> for Quiet<'_, '_, 'g, G> {

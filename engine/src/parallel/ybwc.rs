@@ -41,7 +41,6 @@ pub(crate) struct Ctx<'a, 'g, G: Game> {
     /// were pooled up front).
     pub make: &'a (dyn Fn() -> Searcher<'g, G> + Sync),
     pub per_thread: &'a Tallies,
-    pub min_split_depth: usize,
     pub min_split_nodes: u64,
     /// Brothers searched one after the other before the rest are split (at least 1).
     pub eldest: usize,
@@ -50,8 +49,9 @@ pub(crate) struct Ctx<'a, 'g, G: Game> {
     /// Claimants forked at a split: the pool's threads, up to the cores (see `on_cores`).
     pub claimants: usize,
     /// Nodes with fewer plies than this to the horizon never split, and are searched quietly
-    /// (see [`Policy::quietly`]): those under `min_split_depth`, and those more than
-    /// `max_split_ply` plies below the root (everything below it for root splitting).
+    /// (see [`Policy::quietly`]): those under the configuration's `min_split_depth`, and those
+    /// more than its `max_split_ply` plies below the root (everything below it for root
+    /// splitting).
     pub quiet_below: usize,
 }
 
@@ -123,30 +123,27 @@ pub(super) fn search<G: Game>(run: &Run<'_, G>) -> RootResult<G::Move> {
         })
         .collect();
     let overflow = ArrayQueue::new(8 * threads + 8);
+    let mut main = make();
+    let root_only = config.mode == Mode::Root;
     let cx = Ctx {
         shared,
         pools: &pools,
         overflow: &overflow,
         make: &make,
         per_thread,
-        min_split_depth: config.min_split_depth.max(1),
         min_split_nodes: config.min_split_nodes,
         eldest: config.eldest.max(1),
-        root_only: config.mode == Mode::Root,
+        root_only,
         claimants: on_cores(threads, &config),
-        // Set below, once the root's horizon is known.
-        quiet_below: 0,
-    };
-    let mut main = make();
-    // Splits only near the root: below, the tasks' nodes run quietly (see `Ctx::quiet_below`).
-    let cx = Ctx {
-        quiet_below: if cx.root_only {
+        // Splits only near the root: below, the tasks' nodes run quietly.
+        quiet_below: if root_only {
             main.horizon()
         } else {
-            cx.min_split_depth
+            config
+                .min_split_depth
+                .max(1)
                 .max(main.horizon().saturating_sub(config.max_split_ply))
         },
-        ..cx
     };
     let task = Task::new(shared, SplitChain::default(), 0, Some(&cx));
     let (value, best) = main.run_with(algo, &task);

@@ -289,6 +289,61 @@ fn claimeven_bounds_hold_on_odd_heights() {
 }
 
 #[test]
+fn odd_threat_bounds_hold() {
+    // With an odd number of empty cells the side that just moved may hold a winning cell off
+    // the claim rows in a column with an odd number of empty cells, and win there by
+    // following up (`odd_threat` in the Connect Four knowledge): the mover's upper bound below
+    // 0, which no other static bound of such a position gives, and, one move earlier, the
+    // per-move lower bound above 0, which no other per-move bound of a position with an even
+    // number of empty cells gives. Both are checked against plain alpha-beta wherever they
+    // bound the value, on boards of even and odd height and with an even and odd number of
+    // cells.
+    let mut total = (0, 0, 0);
+    for &(w, h, k) in &[
+        (7, 6, 4),
+        (6, 5, 4),
+        (5, 5, 4),
+        (8, 4, 4),
+        (4, 7, 4),
+        (7, 5, 4),
+    ] {
+        let start = Connect4::empty(Shape::<u64>::new(w, h, k).unwrap());
+        let g = start.geometry();
+        let seed = (w * 131 + h * 17 + k) as u64;
+        let (mut lost, mut graded, mut won) = (0, 0, 0);
+        for left in [11, 12, 13, 14] {
+            for game in late_positions(&start, 1500, g.cells() - left, seed ^ left as u64) {
+                let pos = game.board();
+                let (_, hi) = game.static_bounds(&pos);
+                let lo = per_move_bound(&game);
+                if hi >= 0 && lo <= 0 {
+                    continue;
+                }
+                let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
+                let what = format!("{} {pos:?}", game.shape_name());
+                assert!(exact <= hi, "{what}: {exact} above the bound {hi}");
+                assert!(lo <= exact, "{what}: {exact} below the per-move bound {lo}");
+                if left % 2 == 1 {
+                    lost += (hi < 0) as u32;
+                    graded += (hi < -1) as u32;
+                } else {
+                    won += (lo > 0) as u32;
+                }
+            }
+        }
+        assert!(
+            lost > 0 && won > 0,
+            "{w}x{h} k{k}: {lost} losses, {won} wins"
+        );
+        total = (total.0 + lost, total.1 + graded, total.2 + won);
+    }
+    assert!(
+        total.0 >= 300 && total.1 >= 150 && total.2 >= 300,
+        "{total:?}"
+    );
+}
+
+#[test]
 fn the_runtime_7x6_board_searches_as_the_standard_one() {
     // Same values and node counts: the shape chosen at run time changes nothing but speed.
     for moves in ["44536734", "3344443", "12345671234", "445327"] {

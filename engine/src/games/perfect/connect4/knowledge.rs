@@ -69,6 +69,8 @@ impl<G: Geometry> Connect4<G> {
             if let Some(v) = claimeven_follower(g, follower, empty) {
                 hi = -v;
             }
+        } else if let Some(v) = odd_threat(g, pos.current, pos.theirs, empty, self.playable(pos)) {
+            hi = hi.min(-v);
         }
         if !g.has_line(pos.opponent() | empty) {
             lo = 0;
@@ -82,6 +84,72 @@ impl<G: Geometry> Connect4<G> {
 #[inline(always)]
 fn mover_leads<G: Geometry>(g: &G, moves: u32) -> bool {
     (g.cells() ^ moves) & 1 == 0
+}
+
+/// What an odd threat guarantees the side that just moved, N, against the side to move, S,
+/// with an odd number of empty cells (`stones`: S's stones; `threats`: N's winning cells;
+/// `empty`, `playable`: the empty and the playable cells). An odd number of columns then
+/// hold an odd number of empty cells, their lowest on a claim row (`Geometry::claim_rows`).
+/// Say N holds a winning cell `t` off the claim rows in such a column `c`. N answers every
+/// stone of S's right on top of it, in `c` too, and a stone in the bottom cell of another
+/// column with an odd number of empty cells in the bottom cell of a third (those come in
+/// pairs). In `c` S then gets the claim rows below `t` and N the others, so S fills the cell
+/// below `t` only when nothing else is left, and N wins there. S's cells at most: its
+/// stones, every empty cell off the claim rows outside `c`, the bottom cells of the columns
+/// with an odd number of empty cells, and the claim cells below `t` in `c`. If S can make
+/// no line in those, N wins, no later than with every cell filled but those above `t`: a win
+/// worth `1 + (H - r) / 2` with `t` on row `r`. The lowest such `t` of each column is tried
+/// (fewer cells for S, an earlier win). `None`: no such threat. (Allis' "zugzwang" rules for
+/// the first player's odd threats on 7x6, put in the terms of `claimeven_follower`.)
+#[inline(always)]
+fn odd_threat<G: Geometry>(
+    g: &G,
+    stones: G::Word,
+    threats: G::Word,
+    empty: G::Word,
+    playable: G::Word,
+) -> Option<Value> {
+    let zero = G::Word::ZERO;
+    let claim = g.claim_rows();
+    let cand = threats & empty & !claim & !playable;
+    if cand == zero {
+        return None;
+    }
+    odd_threat_win(g, stones, cand, empty, playable)
+}
+
+/// The rest of [`odd_threat`], once N holds a candidate cell `cand` off the claim rows.
+#[inline(never)]
+#[cold]
+fn odd_threat_win<G: Geometry>(
+    g: &G,
+    stones: G::Word,
+    cand: G::Word,
+    empty: G::Word,
+    playable: G::Word,
+) -> Option<Value> {
+    let zero = G::Word::ZERO;
+    let claim = g.claim_rows();
+    let bottoms = playable & claim;
+    let base = stones | (empty & (!claim | bottoms));
+    let mut best: Option<Value> = None;
+    for c in 0..g.width() {
+        let col = g.column_cells(c);
+        let here = cand & col;
+        if here == zero || bottoms & col == zero {
+            continue;
+        }
+        let t = here & !here.wrapping_sub(G::Word::ONE);
+        let below = col & t.wrapping_sub(G::Word::ONE);
+        let s_cells = (base & !col) | (stones & col) | (below & empty & claim);
+        if g.has_line(s_cells) {
+            continue;
+        }
+        let r = below.count_ones() + 1;
+        let v = 1 + (g.height() - r) as Value / 2;
+        best = Some(best.map_or(v, |b| b.max(v)));
+    }
+    best
 }
 
 /// The follower's cells under claimeven: its stones `own` and the `empty` cells on the claimed
@@ -295,7 +363,8 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
         // claimeven bound is rare (callgrind: 2-5% fewer instructions there, 1-2% more on 7x6
         // and 8x6; docs/measurements/connect4-sizes.md, "Claimeven on boards of odd height").
         let opp_keeps = g.has_line(opp | (empty & !playable));
-        let claims = !mover_leads(g, pos.moves)
+        let leads = mover_leads(g, pos.moves);
+        let claims = !leads
             && (g.height().is_multiple_of(2)
                 || claimeven_follower(g, claimed(g, pos.current | playable, empty, zero), empty)
                     .is_some());
@@ -320,6 +389,13 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
             let threats = g.winning_cells(current, mask);
             scratch.move_threats.as_mut()[list[i] as usize] = threats;
             let next = g.playable_cells(mask);
+            if leads {
+                // An odd number of empty cells after the move: an odd threat of ours may win
+                // (see `odd_threat`).
+                if let Some(v) = odd_threat(g, opp, threats, empty & !cell, next) {
+                    lo = lo.max(v);
+                }
+            }
             let blocks = next & threats;
             let replies = if blocks != zero { blocks } else { next } & !threats.down(1);
             if replies == zero || blocks & blocks.wrapping_sub(G::Word::ONE) != zero {

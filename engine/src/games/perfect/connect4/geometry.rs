@@ -69,6 +69,8 @@ pub trait Word:
     fn up(self, n: u32) -> Self;
     /// `self >> n`, and no bit at all for `n >= BITS`.
     fn down(self, n: u32) -> Self;
+    /// The highest set bit alone; no bit for no bit.
+    fn high_bit(self) -> Self;
     /// The word as a table key: itself where it fits 64 bits, else a 64-bit mix of it (two
     /// positions then share a key as two 64-bit keys collide: the table's own risk).
     fn key64(self) -> u64;
@@ -101,6 +103,14 @@ macro_rules! word_basics {
         #[inline(always)]
         fn down(self, n: u32) -> $t {
             self.checked_shr(n).unwrap_or(0)
+        }
+        #[inline(always)]
+        fn high_bit(self) -> $t {
+            if self == 0 {
+                0
+            } else {
+                1 << (<$t>::BITS - 1 - self.leading_zeros())
+            }
         }
     };
 }
@@ -923,6 +933,17 @@ mod tests {
         same_as_runtime(Fixed128::<7, 9, 5>::new());
         same_as_runtime(Fixed64::<5, 5, 3>::new());
         same_as_runtime(Fixed64::<8, 6, 6>::new());
+    }
+
+    #[test]
+    fn the_high_bit_is_the_highest_set_bit_alone() {
+        assert_eq!(0u64.high_bit(), 0);
+        assert_eq!(1u64.high_bit(), 1);
+        assert_eq!(0b1011_0000u64.high_bit(), 0b1000_0000);
+        assert_eq!(u64::MAX.high_bit(), 1 << 63);
+        assert_eq!(0u128.high_bit(), 0);
+        assert_eq!(((1u128 << 100) | 5).high_bit(), 1 << 100);
+        assert_eq!(u128::MAX.high_bit(), 1 << 127);
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! What the solver knows of Connect Four beyond its rules: the threat analysis (immediate
 //! wins, forced blocks, double threats, never playing below an opponent's winning cell), the
-//! static bounds (lines still open, claimeven), the threat-based move ordering, the
+//! static bounds (lines still open, claimeven, odd threats), the threat-based move ordering, the
 //! mirror-normalised table key, the first probe at 0 and enhanced transposition cutoffs near
 //! the root. Each piece was measured on the test sets (docs/measurements/connect4-knowledge.md).
 
@@ -55,7 +55,9 @@ impl<G: Geometry> Connect4<G> {
     /// (This bound first required every column at an even height; taking the playable cells
     /// of odd columns into account cut 8-12% of the nodes. It first held only on boards of
     /// even height, the follower claiming the even rows: see
-    /// docs/measurements/connect4-sizes.md, "Claimeven on boards of odd height".)
+    /// docs/measurements/connect4-sizes.md, "Claimeven on boards of odd height".) With an
+    /// odd number of empty cells, the side not to move may win by an odd threat instead (see
+    /// `odd_threat`).
     #[inline(always)]
     pub fn static_bounds(&self, pos: &Bitboard<G::Word>) -> (Value, Value) {
         let g = &self.geo;
@@ -115,10 +117,18 @@ fn odd_threat<G: Geometry>(
     if cand == zero {
         return None;
     }
-    odd_threat_win(g, stones, cand, empty, playable)
+    let bottoms = playable & claim;
+    // The empty cells of the columns with an odd number of them: adding a column's lowest
+    // empty cell carries through the column's empty cells into the guard bit above it.
+    let odd = empty & !(empty + bottoms);
+    if cand & odd == zero {
+        return None;
+    }
+    odd_threat_win(g, stones, cand & odd, empty, bottoms)
 }
 
-/// The rest of [`odd_threat`], once N holds a candidate cell `cand` off the claim rows.
+/// The rest of [`odd_threat`], once N holds candidate cells `cand` off the claim rows in the
+/// columns with an odd number of empty cells, whose lowest empty cells are `bottoms`.
 #[inline(never)]
 #[cold]
 fn odd_threat_win<G: Geometry>(
@@ -126,27 +136,27 @@ fn odd_threat_win<G: Geometry>(
     stones: G::Word,
     cand: G::Word,
     empty: G::Word,
-    playable: G::Word,
+    bottoms: G::Word,
 ) -> Option<Value> {
     let zero = G::Word::ZERO;
+    let one = G::Word::ONE;
     let claim = g.claim_rows();
-    let bottoms = playable & claim;
     let base = stones | (empty & (!claim | bottoms));
     let mut best: Option<Value> = None;
-    for c in 0..g.width() {
-        let col = g.column_cells(c);
-        let here = cand & col;
-        if here == zero || bottoms & col == zero {
+    let mut left = cand;
+    while left != zero {
+        // The lowest candidate left, the lowest of its column; the column's lowest empty cell
+        // is the highest of `bottoms` below it, and its empty cells run from there to the top.
+        let t = left & !left.wrapping_sub(one);
+        let below_t = t.wrapping_sub(one);
+        let column = empty & !(empty + (bottoms & below_t).high_bit());
+        left = left & !column;
+        let below = column & below_t;
+        if g.has_line((base & !column) | (below & claim)) {
             continue;
         }
-        let t = here & !here.wrapping_sub(G::Word::ONE);
-        let below = col & t.wrapping_sub(G::Word::ONE);
-        let s_cells = (base & !col) | (stones & col) | (below & empty & claim);
-        if g.has_line(s_cells) {
-            continue;
-        }
-        let r = below.count_ones() + 1;
-        let v = 1 + (g.height() - r) as Value / 2;
+        let above = (column & !below).count_ones() - 1;
+        let v = 1 + above as Value / 2;
         best = Some(best.map_or(v, |b| b.max(v)));
     }
     best

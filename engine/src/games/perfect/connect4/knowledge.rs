@@ -150,7 +150,7 @@ fn odd_threat_win<G: Geometry>(
         let t = left & !left.wrapping_sub(one);
         let below_t = t.wrapping_sub(one);
         let column = empty & !(empty + (bottoms & below_t).high_bit());
-        left = left & !column;
+        left &= !column;
         let below = column & below_t;
         if g.has_line((base & !column) | (below & claim)) {
             continue;

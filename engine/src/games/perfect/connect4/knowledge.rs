@@ -399,18 +399,18 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
             let threats = g.winning_cells(current, mask);
             scratch.move_threats.as_mut()[list[i] as usize] = threats;
             let next = g.playable_cells(mask);
-            if leads {
-                // An odd number of empty cells after the move: an odd threat of ours may win
-                // (see `odd_threat`).
-                if let Some(v) = odd_threat(g, opp, threats, empty & !cell, next) {
-                    lo = lo.max(v);
-                }
-            }
             let blocks = next & threats;
             let replies = if blocks != zero { blocks } else { next } & !threats.down(1);
             if replies == zero || blocks & blocks.wrapping_sub(G::Word::ONE) != zero {
                 // Whatever the opponent answers, our next stone wins: the best score left.
                 return Assessment::Value((cells - 1 - m) / 2);
+            }
+            if leads {
+                // An odd number of empty cells after the move (one that wins at once has
+                // returned above): an odd threat of ours may win (see `odd_threat`).
+                if let Some(v) = odd_threat(g, opp, threats, empty & !cell, next) {
+                    lo = lo.max(v);
+                }
             }
             hints[i] = move_score(threats, next, theirs & !cell);
         }

@@ -10,14 +10,6 @@ use crate::game::{MoveBuffer, Value};
 use crate::knowledge::{Assessment, Knowledge};
 use crate::ordering::OrderingConfig;
 
-/// Enhanced transposition cutoffs are tried in positions with fewer stones than this share of
-/// the board (24 of 7x6's 42 cells): near the root a cutoff saves a large subtree; deeper the
-/// extra probes cost more than they save.
-#[inline(always)]
-fn etc_plies(cells: u32) -> u32 {
-    cells * 4 / 7
-}
-
 /// Exact solves of positions with fewer stones than this share of the board (8 of 7x6's 42
 /// cells) probe the null window at 0 first (and on some boards step from there, see
 /// `Geometry::steps_early_probes`).
@@ -486,7 +478,7 @@ impl<G: Geometry> Knowledge<Connect4<G>> for Connect4Knowledge {
     }
 
     fn enhanced_cutoffs(game: &Connect4<G>, pos: &Bitboard<G::Word>) -> bool {
-        pos.moves < etc_plies(game.geo.cells())
+        pos.moves < game.geo.etc_stones()
     }
 
     fn default_ordering(_game: &Connect4<G>) -> OrderingConfig {

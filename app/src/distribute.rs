@@ -31,8 +31,6 @@
 
 pub mod live;
 pub mod local;
-#[cfg(feature = "mpi")]
-pub mod mpi;
 pub mod protocol;
 pub mod simulate;
 pub mod worker;
@@ -136,7 +134,6 @@ pub enum DistributeError {
         what: String,
     },
     /// MPI cannot run the workers as asked (one rank alone, no thread support).
-    #[cfg(feature = "mpi")]
     #[error("{0}")]
     Mpi(String),
     /// A live run stopped by Ctrl-C or SIGTERM; the folder keeps every answer.

@@ -185,6 +185,8 @@ pub(crate) fn distribute(
             Backend::Local => Some(worker_command(py)?),
             _ => None,
         },
+        // MPI ranks are the command's (`cutoff distribute --backend mpi`), not Python's.
+        mpi: None,
     };
     run_static(
         py,

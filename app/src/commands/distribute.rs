@@ -3,7 +3,7 @@
 //! resumable from DIR; `cutoff distribute-worker`, a long-lived worker over pipes; and
 //! `cutoff distribute-task DIR ROUND [--index I]`, the worker each Slurm task runs.
 
-use crate::distribute::live::{LiveSettings, LiveSummary};
+use crate::distribute::live::{LiveSettings, LiveSummary, MpiRole, MpiStart};
 use crate::distribute::local::Local;
 pub use crate::distribute::local::WorkerCommand;
 use crate::distribute::simulate::Simulate;
@@ -54,6 +54,9 @@ pub struct Options {
     /// The program each local worker runs (the front end's own: `cutoff
     /// distribute-worker`, or Python's); needed by the `local` backend.
     pub worker: Option<WorkerCommand>,
+    /// How this front end starts MPI; needed by the `mpi` backend. `None` in a front end
+    /// built without MPI.
+    pub mpi: Option<MpiStart>,
 }
 
 /// Arguments of `cutoff distribute-task`.
@@ -156,18 +159,15 @@ pub fn run(args: &Options, control: Control<'static>) -> Result<Outcome, AppErro
             settings,
             book: args.book.as_deref(),
         }),
-        Backend::Local | Backend::Simulate | Backend::Mpi => game.visit(LiveDrive {
-            settings,
-            args,
-            control,
-        }),
+        Backend::Local | Backend::Simulate | Backend::Mpi => {
+            game.visit(LiveDrive { settings, args })
+        }
     }
 }
 
 struct LiveDrive<'a> {
     settings: Settings,
     args: &'a Options,
-    control: Control<'static>,
 }
 
 impl GameVisitor for LiveDrive<'_> {
@@ -196,7 +196,7 @@ impl GameVisitor for LiveDrive<'_> {
                 let mut t = Simulate::new(game, &settings.spec, settings.workers, args.latency);
                 distribute::live::drive(game, &live, &mut t)?
             }
-            Backend::Mpi => return mpi(game, &live, &self.control),
+            Backend::Mpi => return mpi(game, &live, args.mpi),
             _ => {
                 let Some(command) = args.worker.clone() else {
                     return Err(AppError::invalid(
@@ -218,22 +218,27 @@ impl GameVisitor for LiveDrive<'_> {
 }
 
 /// The MPI backend: rank 0 drives, every other rank serves as a worker.
-#[cfg(feature = "mpi")]
 fn mpi<G: Describe>(
     game: &G,
     live: &LiveSettings<'_>,
-    control: &Control<'static>,
+    start: Option<MpiStart>,
 ) -> Result<Outcome, AppError> {
-    let _ = control;
-    match distribute::mpi::start()? {
-        distribute::mpi::Role::Driver(mut t) => {
+    let Some(start) = start else {
+        return Err(AppError::invalid(
+            "this cutoff was built without MPI: build it with `--features mpi` (Open MPI's \
+             libraries and libclang installed) to use \u{1}backend\u{2} mpi"
+                .to_string(),
+        ));
+    };
+    match start()? {
+        MpiRole::Driver(mut t) => {
             let summary = distribute::live::drive(game, live, &mut t)?;
             live_report(game, &summary, &live.spec, false)
         }
-        distribute::mpi::Role::Worker(mut link) => {
+        MpiRole::Worker(mut link) => {
             // A worker that fails has told the driver (`failed`), which goes on without it;
             // an error exit here would make mpirun end the whole job, driver included.
-            if let Err(e) = distribute::worker::serve(&mut link, live.stop) {
+            if let Err(e) = distribute::worker::serve(&mut *link, live.stop) {
                 (live.note)(&format!("distribute: this worker stopped: {e}"));
             }
             Ok(Outcome {
@@ -243,20 +248,6 @@ fn mpi<G: Describe>(
             })
         }
     }
-}
-
-/// The MPI backend, absent from this build.
-#[cfg(not(feature = "mpi"))]
-fn mpi<G: Describe>(
-    _game: &G,
-    _live: &LiveSettings<'_>,
-    _control: &Control<'static>,
-) -> Result<Outcome, AppError> {
-    Err(AppError::invalid(
-        "this cutoff was built without MPI: build it with `--features mpi` (Open MPI's \
-         libraries and libclang installed) to use \u{1}backend\u{2} mpi"
-            .to_string(),
-    ))
 }
 
 /// What a live run reports: `cutoff solve`'s fields, then the run's.

@@ -6,7 +6,7 @@
 //! the worker whose table holds its subtree.
 //!
 //! The driver is single-threaded and knows workers only through a [`Transport`]: child
-//! processes over pipes (`super::local`), MPI ranks (`super::mpi`, the `mpi` feature), or
+//! processes over pipes (`super::local`), MPI ranks (the command's, through [`MpiStart`]), or
 //! the simulator's virtual workers (`super::simulate`).
 //!
 //! The run folder holds `run.json` (the settings; its digest names the run), `answers.jsonl`
@@ -85,6 +85,48 @@ pub trait Transport {
     /// The transport's name, for the report.
     fn name(&self) -> &'static str;
 }
+
+/// A transport chosen at run time ([`MpiRole::Driver`]).
+impl Transport for Box<dyn Transport> {
+    fn workers(&self) -> usize {
+        (**self).workers()
+    }
+    fn send(&mut self, worker: usize, msg: &ToWorker) -> Result<(), DistributeError> {
+        (**self).send(worker, msg)
+    }
+    fn recv(&mut self, timeout: Duration) -> Result<Option<Event>, DistributeError> {
+        (**self).recv(timeout)
+    }
+    fn now(&self) -> f64 {
+        (**self).now()
+    }
+    fn restart(&mut self, worker: usize) -> Result<bool, DistributeError> {
+        (**self).restart(worker)
+    }
+    fn search_seconds(&self) -> f64 {
+        (**self).search_seconds()
+    }
+    fn finish(&mut self) -> Result<(), DistributeError> {
+        (**self).finish()
+    }
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+}
+
+/// This process's part in an MPI job (`--backend mpi`), as [`MpiStart`] tells it.
+pub enum MpiRole {
+    /// Rank 0: drives the run over the other ranks.
+    Driver(Box<dyn Transport>),
+    /// Any other rank: a worker of rank 0 ([`super::worker::serve`]).
+    Worker(Box<dyn super::worker::Link>),
+}
+
+/// Starts MPI and says this rank's part. A front end built with MPI gives it
+/// ([`crate::commands::distribute::Options::mpi`]); the library has none of its own, so that
+/// it builds without an MPI library (the command's is `cutoff_cli::mpi::start`, behind its
+/// `mpi` feature).
+pub type MpiStart = fn() -> Result<MpiRole, DistributeError>;
 
 /// How to run, besides what `run.json` holds.
 pub struct LiveSettings<'a> {

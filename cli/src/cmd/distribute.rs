@@ -86,6 +86,10 @@ impl Args {
                     program,
                     args: vec!["distribute-worker".into()],
                 }),
+            #[cfg(feature = "mpi")]
+            mpi: Some(crate::mpi::start),
+            #[cfg(not(feature = "mpi"))]
+            mpi: None,
         }
     }
 }

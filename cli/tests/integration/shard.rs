@@ -608,6 +608,32 @@ fn a_live_run_resumes_from_its_answers_and_skips_what_is_not_its_own() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A command built without the `mpi` feature refuses `--backend mpi` in one line that says
+/// how to build it with MPI, and writes nothing.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn distribute_without_mpi_says_how_to_build_it() {
+    let dir = scratch("dist-no-mpi");
+    let run = dir.join("run");
+    let e = fails(&[
+        "distribute",
+        "connect4",
+        "44",
+        "--dir",
+        s(&run),
+        "--backend",
+        "mpi",
+    ]);
+    assert!(
+        e.contains("built without MPI")
+            && e.contains("--features mpi")
+            && e.contains("--backend mpi"),
+        "{e}"
+    );
+    assert!(!run.exists(), "the run folder was made");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `distribute connect4 44444432` run again on `dir`, which must succeed: its standard error
 /// and its JSON.
 fn rerun(dir: &Path) -> (String, Json) {

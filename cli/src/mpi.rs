@@ -1,7 +1,13 @@
 //! Workers as MPI ranks (the `mpi` feature): under `mpirun -np N` (or `srun`), rank 0 drives
 //! the run ([`MpiTransport`], worker `i` being rank `i + 1`) and every other rank is a
-//! worker serving it ([`MpiLink`], [`super::worker::serve`]). Each message is the
-//! protocol's JSON ([`super::protocol`]) as one MPI message of bytes, all under one tag.
+//! worker serving it ([`MpiLink`], [`cutoff_app::distribute::worker::serve`]). Each message
+//! is the protocol's JSON ([`cutoff_app::distribute::protocol`]) as one MPI message of bytes,
+//! all under one tag.
+//!
+//! It lives in the command rather than in the application library, which reaches it through
+//! [`cutoff_app::distribute::live::MpiStart`]: building it needs an MPI library and libclang,
+//! and with the feature off the library's build is the same as every other front end's, so
+//! the MPI build compiles only the command again (docs/design/builds.md).
 //!
 //! Only the thread that started MPI ever calls it (`Threading::Funneled`): the driver is
 //! single-threaded, and a worker's searches run on threads that never touch the link.
@@ -16,10 +22,10 @@
 //! and receives, dropping them, the driver's messages up to its empty one. Each rank
 //! receives until it has the empty message of every peer, then finalises MPI.
 
-use super::live::{Event, Transport};
-use super::protocol::{decode, encode, FromWorker, ToWorker, MAX_LINE};
-use super::worker::Link;
-use super::DistributeError;
+use cutoff_app::distribute::live::{Event, MpiRole, Transport};
+use cutoff_app::distribute::protocol::{decode, encode, FromWorker, ToWorker, MAX_LINE};
+use cutoff_app::distribute::worker::Link;
+use cutoff_app::distribute::DistributeError;
 use mpi::environment::Universe;
 use mpi::point_to_point::MatchedReceiveVec;
 use mpi::topology::SimpleCommunicator;
@@ -38,17 +44,10 @@ const POLL: Duration = Duration::from_micros(100);
 /// The driver, rank 0.
 const DRIVER: Rank = 0;
 
-/// What this rank is in the run.
-pub enum Role {
-    /// Rank 0: drives the run over the other ranks.
-    Driver(MpiTransport),
-    /// Any other rank: a worker of rank 0.
-    Worker(MpiLink),
-}
-
-/// Starts MPI and tells this rank its role. Refuses a world of one rank (there would be no
-/// worker) and an MPI library that cannot have threads besides the one that calls it.
-pub fn start() -> Result<Role, DistributeError> {
+/// Starts MPI and tells this rank its role (a [`cutoff_app::distribute::live::MpiStart`]).
+/// Refuses a world of one rank (there would be no worker) and an MPI library that cannot have
+/// threads besides the one that calls it.
+pub fn start() -> Result<MpiRole, DistributeError> {
     let Some((universe, threading)) = mpi::initialize_with_threading(Threading::Funneled) else {
         return Err(DistributeError::Mpi(
             "MPI was already started in this process".into(),
@@ -58,7 +57,7 @@ pub fn start() -> Result<Role, DistributeError> {
         return Err(DistributeError::Mpi(format!(
             "this MPI library gives {threading:?} threading where {} mpi needs Funneled (a \
              worker searches on a thread of its own)",
-            crate::error::opt("backend")
+            cutoff_app::opt("backend")
         )));
     }
     let world = universe.world();
@@ -66,7 +65,7 @@ pub fn start() -> Result<Role, DistributeError> {
     if size < 2 {
         return Err(DistributeError::Mpi(format!(
             "{} mpi needs at least 2 ranks: run it under mpirun -np N",
-            crate::error::opt("backend")
+            cutoff_app::opt("backend")
         )));
     }
     let rank = world.rank();
@@ -77,18 +76,18 @@ pub fn start() -> Result<Role, DistributeError> {
     };
     Ok(if rank == DRIVER {
         let workers = (size - 1) as usize;
-        Role::Driver(MpiTransport {
+        MpiRole::Driver(Box::new(MpiTransport {
             mpi,
             start: Instant::now(),
             ended: vec![false; workers],
             lost: vec![false; workers],
             finished: false,
-        })
+        }))
     } else {
-        Role::Worker(MpiLink {
+        MpiRole::Worker(Box::new(MpiLink {
             mpi,
             driver_ended: false,
-        })
+        }))
     })
 }
 

@@ -232,7 +232,7 @@ fn mpi<G: Describe>(
     };
     match start()? {
         MpiRole::Driver(mut t) => {
-            let summary = distribute::live::drive(game, live, &mut t)?;
+            let summary = distribute::live::drive(game, live, &mut *t)?;
             live_report(game, &summary, &live.spec, false)
         }
         MpiRole::Worker(mut link) => {

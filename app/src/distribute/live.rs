@@ -86,34 +86,6 @@ pub trait Transport {
     fn name(&self) -> &'static str;
 }
 
-/// A transport chosen at run time ([`MpiRole::Driver`]).
-impl Transport for Box<dyn Transport> {
-    fn workers(&self) -> usize {
-        (**self).workers()
-    }
-    fn send(&mut self, worker: usize, msg: &ToWorker) -> Result<(), DistributeError> {
-        (**self).send(worker, msg)
-    }
-    fn recv(&mut self, timeout: Duration) -> Result<Option<Event>, DistributeError> {
-        (**self).recv(timeout)
-    }
-    fn now(&self) -> f64 {
-        (**self).now()
-    }
-    fn restart(&mut self, worker: usize) -> Result<bool, DistributeError> {
-        (**self).restart(worker)
-    }
-    fn search_seconds(&self) -> f64 {
-        (**self).search_seconds()
-    }
-    fn finish(&mut self) -> Result<(), DistributeError> {
-        (**self).finish()
-    }
-    fn name(&self) -> &'static str {
-        (**self).name()
-    }
-}
-
 /// This process's part in an MPI job (`--backend mpi`), as [`MpiStart`] tells it.
 pub enum MpiRole {
     /// Rank 0: drives the run over the other ranks.
@@ -271,10 +243,10 @@ enum Work {
 
 /// Runs the distributed solve of `game`'s initial position on `transport`'s workers,
 /// resuming what the folder holds.
-pub fn drive<G: Describe, T: Transport>(
+pub fn drive<G: Describe>(
     game: &G,
     settings: &LiveSettings<'_>,
-    transport: &mut T,
+    transport: &mut dyn Transport,
 ) -> Result<LiveSummary, DistributeError> {
     let wall = Instant::now();
     let dir = &settings.dir;
@@ -448,7 +420,7 @@ impl<G: Describe> Live<'_, G> {
     }
 
     /// Sends the run and the shared entries so far to worker `w`.
-    fn setup(&mut self, transport: &mut impl Transport, w: usize) -> Result<(), DistributeError> {
+    fn setup(&mut self, transport: &mut dyn Transport, w: usize) -> Result<(), DistributeError> {
         transport.send(
             w,
             &ToWorker::Setup {
@@ -478,7 +450,7 @@ impl<G: Describe> Live<'_, G> {
     /// The whole run: the value and a best move.
     fn run(
         &mut self,
-        transport: &mut impl Transport,
+        transport: &mut dyn Transport,
     ) -> Result<(Value, Option<G::Move>), DistributeError> {
         for w in 0..transport.workers() {
             self.setup(transport, w)?;
@@ -571,7 +543,7 @@ impl<G: Describe> Live<'_, G> {
     /// under way: none while guesses are needed) nor the spare work needs.
     fn cancel_useless(
         &mut self,
-        transport: &mut impl Transport,
+        transport: &mut dyn Transport,
         needed: &[Job],
         spare: &[Job],
     ) -> Result<(), DistributeError> {
@@ -613,7 +585,7 @@ impl<G: Describe> Live<'_, G> {
     /// direct solve with it, 1.53x without).
     fn make_room(
         &mut self,
-        transport: &mut impl Transport,
+        transport: &mut dyn Transport,
         needed: &[Job],
     ) -> Result<(), DistributeError> {
         if self.running.len() <= SPLIT_IDLE_PASS {
@@ -708,7 +680,7 @@ impl<G: Describe> Live<'_, G> {
     /// no worker sits idle, any; the spare (speculative) work only where no needed job waits.
     fn assign(
         &mut self,
-        transport: &mut impl Transport,
+        transport: &mut dyn Transport,
         wanted: Vec<Work>,
         spare: Vec<Job>,
     ) -> Result<(), DistributeError> {
@@ -797,7 +769,7 @@ impl<G: Describe> Live<'_, G> {
 
     fn send_job(
         &mut self,
-        transport: &mut impl Transport,
+        transport: &mut dyn Transport,
         w: usize,
         work: Work,
         spare: bool,
@@ -882,7 +854,7 @@ impl<G: Describe> Live<'_, G> {
     }
 
     /// Takes in one event.
-    fn event(&mut self, transport: &mut impl Transport, ev: Event) -> Result<(), DistributeError> {
+    fn event(&mut self, transport: &mut dyn Transport, ev: Event) -> Result<(), DistributeError> {
         match ev {
             Event::Message(
                 w,
@@ -935,7 +907,7 @@ impl<G: Describe> Live<'_, G> {
     /// A worker is gone: its job waits for another, and it is started again if it can be.
     fn lost(
         &mut self,
-        transport: &mut impl Transport,
+        transport: &mut dyn Transport,
         w: usize,
         why: &str,
     ) -> Result<(), DistributeError> {

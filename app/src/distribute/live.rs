@@ -242,7 +242,9 @@ enum Work {
 }
 
 /// Runs the distributed solve of `game`'s initial position on `transport`'s workers,
-/// resuming what the folder holds.
+/// resuming what the folder holds. The transport is a trait object: a message costs far more
+/// than the virtual call, and the driver is then built once a game, not once a game and a
+/// transport (docs/design/builds.md).
 pub fn drive<G: Describe>(
     game: &G,
     settings: &LiveSettings<'_>,

@@ -226,6 +226,24 @@ pub trait Game: Sync {
     fn value_range(&self) -> (Value, Value) {
         (-INF + 1, INF - 1)
     }
+
+    /// The bounds on `pos`'s game-theoretic value that a finished depth-limited search of
+    /// `depth` plies from it proves by returning `value`, where the game can tell (`None`,
+    /// the default, proves nothing: right for any game whose [`Game::evaluate`] estimates).
+    ///
+    /// A game whose horizon evaluation is 0 ("unknown") and whose values say when the game
+    /// ends can: a value of at least 0 means the opponent forces no win within `depth`
+    /// plies, at most 0 that the side to move forces none, and one above (below) 0 is a win
+    /// (loss) worth at least (at most) that (docs/design/node-routine.md, "What a
+    /// depth-limited value proves").
+    fn horizon_bounds(
+        &self,
+        _pos: &Self::Pos,
+        _depth: usize,
+        _value: Value,
+    ) -> Option<(Value, Value)> {
+        None
+    }
 }
 
 /// How people name a game and write its moves: what a front end (the command line, a test

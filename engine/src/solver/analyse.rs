@@ -127,8 +127,9 @@ impl<'a, G: Game> Solver<'a, G> {
     /// it, every move with the bounds proved for it and a best guess: in rounds, each
     /// unsettled move gets an exact solve capped at a share of nodes (its proven bounds
     /// kept) and then iterative deepening capped at the same share (its deepest finished
-    /// value the guess), the share growing fourfold a round, until every move is settled or
-    /// the budget is spent.
+    /// value the guess, and the bounds that value proves where the game can tell,
+    /// [`Game::horizon_bounds`]), the share growing fourfold a round, until every move is
+    /// settled or the budget is spent.
     pub fn analyse(self) -> Result<Analysis<G::Move>, SolveError>
     where
         G: Notation,
@@ -338,9 +339,16 @@ impl<'a, G: Game> Solver<'a, G> {
                         Verdict::Exact(v) => row.narrow(v, v),
                         Verdict::Bounds { lo, hi } => row.narrow(lo, hi),
                         Verdict::DepthLimited { value, depth } => {
+                            if let Some((lo, hi)) =
+                                self.game.horizon_bounds(&row.child, depth, value)
+                            {
+                                row.narrow(lo, hi);
+                            }
                             let s = &mut row.score;
-                            s.guess = (-value).clamp(s.lo, s.hi);
-                            s.depth = Some(depth + 1);
+                            if s.exact().is_none() {
+                                s.guess = (-value).clamp(s.lo, s.hi);
+                                s.depth = Some(depth + 1);
+                            }
                         }
                     }
                 }

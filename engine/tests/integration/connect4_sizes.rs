@@ -7,6 +7,7 @@ use cutoff::advanced::search;
 use cutoff::games::perfect::connect4::{Connect4, Fixed128, Fixed64, Geometry, Shape, Word};
 use cutoff::games::perfect::connect4::{Connect4Knowledge as K, Connect4Scratch};
 use cutoff::knowledge::{Assessment, Knowledge};
+use cutoff::solver::Verdict;
 use cutoff::{Algorithm, Game, MoveBuffer, Solver, Value};
 
 /// The published outcome of every board with W x H <= 30, from the empty board: the winner
@@ -446,4 +447,49 @@ fn the_refutation_move_changes_no_value() {
         }
     }
     assert_eq!(checked, 54);
+}
+
+#[test]
+fn depth_limited_values_prove_their_horizon_bounds() {
+    // `Game::horizon_bounds` against plain alpha-beta, on random positions 12 and 11 cells
+    // from the end of three boards (even and odd height, even and odd cells), each searched
+    // to every depth short of the end on one table, after a capped exact solve wrote its
+    // bounds there as a budgeted `analyse` does: serially and on two threads.
+    let (mut checked, mut narrowed, mut decided) = (0, 0, 0);
+    for (w, h) in [(7, 6), (5, 5), (8, 6)] {
+        let start = Connect4::empty(Shape::<u64>::new(w, h, 4).unwrap());
+        let range = start.value_range();
+        for left in [12, 11] {
+            for game in late_positions(&start, 30, w * h - left, (w * 37 + left) as u64) {
+                let pos = game.board();
+                let exact = search(&game, pos, Algorithm::AlphaBeta, None).value;
+                for threads in [1, 2] {
+                    let tt = cutoff::tt::TranspositionTable::new(4);
+                    let solver = || Solver::new(&game).threads(threads).table(&tt);
+                    solver().exact_nodes(Some(500)).run().unwrap();
+                    for depth in 1..left as usize {
+                        let report = solver().depth(Some(depth)).run().unwrap();
+                        let Verdict::DepthLimited { value, depth: d } = report.verdict else {
+                            assert_eq!(report.verdict, Verdict::Exact(exact), "{pos:?}");
+                            continue;
+                        };
+                        assert_eq!(d, depth);
+                        let (lo, hi) = game.horizon_bounds(&pos, d, value).unwrap();
+                        assert!(
+                            lo <= exact && exact <= hi,
+                            "{w}x{h} {pos:?}: depth {d} value {value} gives {lo}..{hi}, \
+                             but the value is {exact}"
+                        );
+                        checked += 1;
+                        narrowed += usize::from((lo, hi) != range);
+                        decided += usize::from(value != 0);
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        checked >= 3_000 && narrowed == checked && decided >= 1_000 && checked - decided >= 100,
+        "{checked} checked, {narrowed} narrowed, {decided} won or lost"
+    );
 }

@@ -56,6 +56,39 @@ impl<G: Geometry> Game for Connect4<G> {
         (self.min_score(), self.max_score())
     }
 
+    /// The horizon is evaluated 0 and a win's value falls with the move it comes on, so a
+    /// win no `depth`-ply search saw is worth at most a win on the first later move of its
+    /// side's parity (docs/design/node-routine.md, "What a depth-limited value proves").
+    fn horizon_bounds(
+        &self,
+        pos: &Bitboard<G::Word>,
+        depth: usize,
+        value: Value,
+    ) -> Option<(Value, Value)> {
+        let cells = self.geo.cells();
+        // The most a win on move `m`, or on any later move, is worth: none is left past the
+        // last cell.
+        let unseen = |m: u32| {
+            if m > cells {
+                0
+            } else {
+                self.win_on_move(m)
+            }
+        };
+        let next = pos.moves.saturating_add(depth.min(cells as usize) as u32) + 1;
+        let (ours, theirs) = if (next - pos.moves) % 2 == 1 {
+            (next, next + 1)
+        } else {
+            (next + 1, next)
+        };
+        let (lo, hi) = self.value_range();
+        Some(match value.signum() {
+            1 => (value.max(lo), hi),
+            -1 => (lo, value.min(hi)),
+            _ => (lo.max(-unseen(theirs)), hi.min(unseen(ours))),
+        })
+    }
+
     fn key(&self, pos: &Bitboard<G::Word>) -> u64 {
         pos.key().key64()
     }

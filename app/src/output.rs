@@ -26,7 +26,9 @@ pub struct Report {
     pub exact: bool,
     /// The value in words ("wins with its 18th stone", "draw", ...).
     pub explained: Option<String>,
-    /// What a stopped exact solve proved: `[lo, hi]` holds the value. Absent otherwise.
+    /// What a stopped exact solve proved, or what a depth-limited value proves where the
+    /// game can tell (`cutoff::Game::horizon_bounds`): `[lo, hi]` holds the game's value.
+    /// Absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bounds: Option<[Value; 2]>,
     /// The best root move in the game's notation, `null` at a terminal root.
@@ -122,11 +124,10 @@ impl Report {
             Verdict::DepthLimited { value, depth } => {
                 r.value = Some(value * scale);
                 r.depth_reached = Some(depth);
+                // What the depth proves of the game's value, where the game can tell.
+                r.bounds = out.horizon_bounds.map(|(lo, hi)| scaled(lo, hi, scale));
             }
-            Verdict::Bounds { lo, hi } => {
-                let (a, b) = (lo * scale, hi * scale);
-                r.bounds = Some([a.min(b), a.max(b)]);
-            }
+            Verdict::Bounds { lo, hi } => r.bounds = Some(scaled(lo, hi, scale)),
         }
         if r.exact {
             r.explained = r.value.map(|v| game.explain_value(root, v * scale));
@@ -247,12 +248,15 @@ impl Report {
                     format!("{v} ({words}; exact{weak})")
                 }
             }
-            (Some(v), _) => format!(
+            (Some(v), bounds) => format!(
                 "{v} (depth-limited: searched {} plies, evaluated at the horizon; not the \
-                 game's value)",
+                 game's value{})",
                 self.depth_reached
                     .or(self.depth)
-                    .map_or("?".into(), |d| d.to_string())
+                    .map_or("?".into(), |d| d.to_string()),
+                bounds.map_or(String::new(), |[lo, hi]| format!(
+                    ", which it proves to lie between {lo} and {hi}"
+                ))
             ),
             (None, Some([lo, hi])) => format!("unknown: proven between {lo} and {hi}"),
             (None, None) => "unknown".into(),
@@ -326,6 +330,13 @@ impl Report {
         }
         text
     }
+}
+
+/// `[lo, hi]` of bounds from the side to move turned by `scale` (see
+/// [`Report::from_outcome`]).
+fn scaled(lo: Value, hi: Value, scale: i32) -> [Value; 2] {
+    let (a, b) = (lo * scale, hi * scale);
+    [a.min(b), a.max(b)]
 }
 
 /// `name  value` rows with the values in one column, as every text report prints them.

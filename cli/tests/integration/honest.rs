@@ -125,9 +125,35 @@ fn a_budgeted_run_says_its_value_is_depth_limited() {
     assert_eq!(v["exact"], false);
     assert_eq!(v["stopped"], "budget");
     assert!(v["depth_reached"].as_u64().expect("a depth") >= 1);
+    // What the depth proves holds the empty board's published value, 1; on a node budget
+    // that reaches past the sixth ply, where the first wins can come, inside the game's
+    // range, -18..18.
+    let bounds = |v: &serde_json::Value| -> (i64, i64) {
+        let b = v["bounds"].as_array().expect("bounds");
+        (b[0].as_i64().unwrap(), b[1].as_i64().unwrap())
+    };
+    let (lo, hi) = bounds(&v);
+    assert!(lo <= 1 && 1 <= hi, "{v}");
+    let v = json(&cutoff(&[
+        "solve",
+        "connect4",
+        "--nodes",
+        "100000",
+        "--threads",
+        "1",
+        "--json",
+    ]));
+    assert!(v["depth_reached"].as_u64().expect("a depth") > 6, "{v}");
+    let (lo, hi) = bounds(&v);
+    assert!((-17..=1).contains(&lo) && (1..18).contains(&hi), "{v}");
     let out = cutoff(&["solve", "connect4", "--time-ms", "300"]);
     let t = text(&out.stdout);
     assert!(t.contains("depth-limited: searched"), "{t}");
+    assert!(t.contains("which it proves to lie between"), "{t}");
+    // A game that cannot tell proves nothing by its depth.
+    let v = json(&cutoff(&["solve", "tictactoe", "--depth", "2", "--json"]));
+    assert_eq!(v["exact"], false);
+    assert!(v.get("bounds").is_none(), "{v}");
     assert!(!t.contains("full"), "{t}");
     // A budget that reaches the end of the game gives an exact value.
     let v = json(&cutoff(&[

@@ -128,7 +128,7 @@ impl<'a, G: Game> Solver<'a, G> {
     /// unsettled move gets an exact solve capped at a share of nodes (its proven bounds
     /// kept) and then iterative deepening capped at the same share (its deepest finished
     /// value the guess, and the bounds that value proves where the game can tell,
-    /// [`Game::horizon_bounds`]), the share growing fourfold a round, until every move is
+    /// [`Report::horizon_bounds`](super::Report::horizon_bounds)), the share growing fourfold a round, until every move is
     /// settled or the budget is spent.
     pub fn analyse(self) -> Result<Analysis<G::Move>, SolveError>
     where
@@ -339,9 +339,7 @@ impl<'a, G: Game> Solver<'a, G> {
                         Verdict::Exact(v) => row.narrow(v, v),
                         Verdict::Bounds { lo, hi } => row.narrow(lo, hi),
                         Verdict::DepthLimited { value, depth } => {
-                            if let Some((lo, hi)) =
-                                self.game.horizon_bounds(&row.child, depth, value)
-                            {
+                            if let Some((lo, hi)) = r.horizon_bounds {
                                 row.narrow(lo, hi);
                             }
                             let s = &mut row.score;

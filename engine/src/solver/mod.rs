@@ -123,6 +123,11 @@ pub struct Report<M> {
     pub elapsed: Duration,
     /// Where the work went, ply by ply, if [`Solver::profile`] asked for it.
     pub profile: Option<Profile>,
+    /// The bounds on the game-theoretic value that a [`Verdict::DepthLimited`] value proves,
+    /// where the game can tell ([`Game::horizon_bounds`]); `None` for other verdicts, and
+    /// through a window or weak solving, whose depth-limited values may be bounds of that
+    /// value rather than the value.
+    pub horizon_bounds: Option<(Value, Value)>,
 }
 
 /// A bad setting, or a resource the search could not get.
@@ -513,6 +518,7 @@ impl<'a, G: Game> Solver<'a, G> {
             stopped: None,
             elapsed: Duration::ZERO,
             profile: None,
+            horizon_bounds: None,
         };
         let interrupted = || {
             self.stop
@@ -570,6 +576,7 @@ impl<'a, G: Game> Solver<'a, G> {
                     out.verdict = Verdict::Bounds { lo, hi };
                 }
             }
+            out.horizon_bounds = self.horizon_bounds(out.verdict);
             out.elapsed = start.elapsed();
             return Ok(out);
         }
@@ -679,8 +686,19 @@ impl<'a, G: Game> Solver<'a, G> {
                 out.verdict = Verdict::Bounds { lo: v, hi };
             }
         }
+        out.horizon_bounds = self.horizon_bounds(out.verdict);
         out.elapsed = start.elapsed();
         Ok(out)
+    }
+
+    /// What `verdict` proves of the root's value, if depth-limited ([`Report::horizon_bounds`]).
+    fn horizon_bounds(&self, verdict: Verdict) -> Option<(Value, Value)> {
+        match verdict {
+            Verdict::DepthLimited { value, depth } if self.window.is_none() && !self.weak => {
+                self.game.horizon_bounds(&self.root, depth, value)
+            }
+            _ => None,
+        }
     }
 }
 

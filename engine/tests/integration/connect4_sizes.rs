@@ -474,7 +474,9 @@ fn depth_limited_values_prove_their_horizon_bounds() {
                             continue;
                         };
                         assert_eq!(d, depth);
-                        let (lo, hi) = game.horizon_bounds(&pos, d, value).unwrap();
+                        let proved = game.horizon_bounds(&pos, d, value);
+                        assert_eq!(report.horizon_bounds, proved);
+                        let (lo, hi) = proved.expect("Connect Four bounds every depth");
                         assert!(
                             lo <= exact && exact <= hi,
                             "{w}x{h} {pos:?}: depth {d} value {value} gives {lo}..{hi}, \

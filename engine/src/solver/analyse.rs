@@ -58,18 +58,23 @@ pub struct Analysis<M> {
     /// Each listed move's place in the game's own move order (centre first in Connect
     /// Four), which breaks ties in [`Analysis::best`].
     rank: Vec<usize>,
+    /// Each listed move's lower bound as proved by a test of its value (a search, a known
+    /// value), not by a depth's horizon, which breaks ties in [`Analysis::best`].
+    tested: Vec<Value>,
 }
 
 impl<M: Copy> Analysis<M> {
     /// The move to play and its value (its guess where unsettled): the highest guess, then
-    /// the highest proven lower bound, then the first in the game's own move order (where a
-    /// game lists its likeliest moves first, as Connect Four does the centre). A move proved
-    /// at least as good as every other's upper bound is always among the highest guesses.
-    /// `None` without moves.
+    /// the highest lower bound proved by a test of the move's value, then the first in the
+    /// game's own move order (where a game lists its likeliest moves first, as Connect Four
+    /// does the centre). Bounds a depth proves ([`Report::horizon_bounds`](super::Report::horizon_bounds))
+    /// do not break ties: they differ with the depth each move's search reached, not with
+    /// the moves' merit. A move proved at least as good as every other's upper bound is
+    /// always among the highest guesses. `None` without moves.
     pub fn best(&self) -> Option<(M, Value)> {
         let key = |i: usize| {
             let m = &self.moves[i];
-            (m.guess, m.lo, std::cmp::Reverse(self.rank[i]))
+            (m.guess, self.tested[i], std::cmp::Reverse(self.rank[i]))
         };
         (0..self.moves.len())
             .max_by_key(|&i| key(i))
@@ -95,12 +100,20 @@ impl<M: Copy> Analysis<M> {
 struct Row<P, M> {
     child: P,
     score: MoveScore<M>,
+    /// The move's lower bound from tests of its value alone (see `Analysis::tested`).
+    tested: Value,
 }
 
 impl<P, M> Row<P, M> {
-    /// Narrows the move's bounds to the child's proven `lo..=hi` (from the child's side),
-    /// keeping the guess inside them.
+    /// Narrows the move's bounds to the child's `lo..=hi` proved by a test of its value
+    /// (from the child's side), keeping the guess inside them.
     fn narrow(&mut self, lo: Value, hi: Value) {
+        self.narrow_by_depth(lo, hi);
+        self.tested = self.tested.max(-hi).min(self.score.hi);
+    }
+
+    /// [`Row::narrow`] with bounds a depth's horizon proved, which break no ties.
+    fn narrow_by_depth(&mut self, lo: Value, hi: Value) {
         let s = &mut self.score;
         s.lo = s.lo.max(-hi);
         s.hi = s.hi.min(-lo);
@@ -201,7 +214,11 @@ impl<'a, G: Game> Solver<'a, G> {
                     guess: (-game.evaluate(&child)).clamp(lo, hi),
                     depth: None,
                 };
-                Row { child, score }
+                Row {
+                    child,
+                    score,
+                    tested: lo,
+                }
             })
             .collect();
         for row in &mut rows {
@@ -217,6 +234,7 @@ impl<'a, G: Game> Solver<'a, G> {
             nodes: 0,
             stopped: false,
             rank,
+            tested: Vec::new(),
         };
         if budget {
             self.within_budget(&mut rows, tt, pool, start, &mut out)?;
@@ -240,6 +258,7 @@ impl<'a, G: Game> Solver<'a, G> {
                 }
             }
         }
+        out.tested = rows.iter().map(|r| r.tested).collect();
         out.moves = rows.into_iter().map(|r| r.score).collect();
         out.rank.truncate(out.moves.len());
         if let Some(p) = self.move_progress {
@@ -340,7 +359,7 @@ impl<'a, G: Game> Solver<'a, G> {
                         Verdict::Bounds { lo, hi } => row.narrow(lo, hi),
                         Verdict::DepthLimited { value, depth } => {
                             if let Some((lo, hi)) = r.horizon_bounds {
-                                row.narrow(lo, hi);
+                                row.narrow_by_depth(lo, hi);
                             }
                             let s = &mut row.score;
                             if s.exact().is_none() {

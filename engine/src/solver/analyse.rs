@@ -67,10 +67,11 @@ impl<M: Copy> Analysis<M> {
     /// The move to play and its value (its guess where unsettled): the highest guess, then
     /// the highest lower bound proved by a test of the move's value, then the first in the
     /// game's own move order (where a game lists its likeliest moves first, as Connect Four
-    /// does the centre). Bounds a depth proves ([`Report::horizon_bounds`](super::Report::horizon_bounds))
-    /// do not break ties: they differ with the depth each move's search reached, not with
-    /// the moves' merit. A move proved at least as good as every other's upper bound is
-    /// always among the highest guesses. `None` without moves.
+    /// does the centre). Bounds a depth proves
+    /// ([`Report::horizon_bounds`](super::Report::horizon_bounds)) do not break ties: they
+    /// differ with the depth each move's search reached, not with the moves' merit. A move
+    /// proved at least as good as every other's upper bound is always among the highest
+    /// guesses. `None` without moves.
     pub fn best(&self) -> Option<(M, Value)> {
         let key = |i: usize| {
             let m = &self.moves[i];
@@ -141,8 +142,8 @@ impl<'a, G: Game> Solver<'a, G> {
     /// unsettled move gets an exact solve capped at a share of nodes (its proven bounds
     /// kept) and then iterative deepening capped at the same share (its deepest finished
     /// value the guess, and the bounds that value proves where the game can tell,
-    /// [`Report::horizon_bounds`](super::Report::horizon_bounds)), the share growing fourfold a round, until every move is
-    /// settled or the budget is spent.
+    /// [`Report::horizon_bounds`](super::Report::horizon_bounds)), the share growing
+    /// fourfold a round, until every move is settled or the budget is spent.
     pub fn analyse(self) -> Result<Analysis<G::Move>, SolveError>
     where
         G: Notation,

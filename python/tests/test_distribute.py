@@ -241,8 +241,12 @@ def children():
     """This process's child processes (Linux)."""
     pids = set()
     for task in os.listdir("/proc/self/task"):
-        with open(f"/proc/self/task/{task}/children") as f:
-            pids |= set(f.read().split())
+        # A thread (a worker pool's) may end between the listing and the read.
+        try:
+            with open(f"/proc/self/task/{task}/children") as f:
+                pids |= set(f.read().split())
+        except FileNotFoundError:
+            pass
     return pids
 
 
